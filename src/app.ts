@@ -1,0 +1,88 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { builtinAdapters } from '../adapters/index.ts';
+import { builtinBindings } from './bindings/index.ts';
+import { renderNlwebError } from './bindings/nlweb-http/render.ts';
+import type { Binding, ServerSettings } from './bindings/types.ts';
+import type { GatewayConfig } from './config/schema.ts';
+import type { AdapterFactory } from './core/agent.ts';
+import { GatewayError, toGatewayError } from './core/errors.ts';
+import { createGateway } from './core/gateway.ts';
+import type { Gateway } from './core/gateway-types.ts';
+import { createLogger, type Logger } from './core/logger.ts';
+import { createStore } from './store/index.ts';
+import type { Store } from './store/store.ts';
+
+export interface AppOptions {
+  /** Overrides the store built from `config.store` (tests share one store between two apps). */
+  store?: Store;
+  log?: Logger;
+  adapters?: readonly AdapterFactory<any>[];
+  bindings?: readonly Binding[];
+  /** Folder that relative paths in the config resolve against. */
+  baseDir?: string;
+  replicaId?: string;
+}
+
+export interface GatewayApp {
+  app: Hono;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/** Builds the Hono app of one gateway replica from a validated config (design.md "The shape"). */
+export async function createApp(config: GatewayConfig, opts: AppOptions = {}): Promise<GatewayApp> {
+  const log = opts.log ?? createLogger();
+  const ownStore = !opts.store;
+  const store = opts.store ?? createStore(config.store, log);
+  const gateway = await createGateway({
+    agents: config.agents,
+    adapters: opts.adapters ?? builtinAdapters,
+    defaults: config.defaults,
+    store,
+    log,
+    baseDir: opts.baseDir ?? process.cwd(),
+    ...(config.defaultAgent ? { defaultAgent: config.defaultAgent } : {}),
+    ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
+  });
+  const settings: ServerSettings = {
+    bodyLimitBytes: config.server.bodyLimitBytes,
+    allowedOrigins: config.server.allowedOrigins,
+    allowedHosts: config.server.allowedHosts,
+    ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
+  };
+
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await store.ping();
+      return c.json({ status: 'ready', store: store.kind });
+    } catch {
+      return c.json({ status: 'unavailable', store: store.kind }, 503);
+    }
+  });
+  app.get('/agents', (c) => c.json({ agents: gateway.listAgents() }));
+
+  const bindings = opts.bindings ?? builtinBindings;
+  for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
+  for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
+
+  // The one error handler: bindings that need their own wire format catch and render before this;
+  // anything reaching here is answered as an NLWeb failure, never a stack trace or an HTML page.
+  app.onError((err, c) => {
+    const gwErr = err instanceof HTTPException ? new GatewayError(err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST', err.message) : toGatewayError(err);
+    if (gwErr.code === 'INTERNAL_ERROR') log.error({ err: String(err), stack: (err as Error).stack }, 'unhandled error');
+    return renderNlwebError(c, gwErr);
+  });
+  app.notFound((c) => renderNlwebError(c, new GatewayError('INVALID_REQUEST', `No route for ${c.req.method} ${c.req.path}`), 404));
+
+  return {
+    app,
+    gateway,
+    close: async () => {
+      await gateway.close();
+      if (ownStore) await store.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index.ts';
+import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import type { Binding, BindingContext } from '../types.ts';
+import { clientCredentials, parseJsonBody, wantsStream } from './parse.ts';
+import { renderFormat, renderNlwebError, statusFor } from './render.ts';
+import { renderSse } from './stream.ts';
+
+/** Section 7: the NLWeb HTTP binding, `POST /ask` and `POST /await` (also under `/agents/:agent`). */
+function routes({ gateway, settings }: BindingContext): Hono {
+  const app = new Hono();
+  const limit = bodyLimit({
+    maxSize: settings.bodyLimitBytes,
+    onError: (c) => renderNlwebError(c, new GatewayError('PAYLOAD_TOO_LARGE', `The request body is larger than ${settings.bodyLimitBytes} bytes`)),
+  });
+  // Errors are answered here, in NLWeb's own shape, so a nested app's errors never fall through to HTML.
+  app.onError((err, c) => renderNlwebError(c, toGatewayError(err)));
+
+  app.post('/ask', limit, async (c) => {
+    const request = await parseJsonBody(c, AskRequestSchema, 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}');
+    const agent = c.req.param('agent');
+    const base = { ...(agent !== undefined ? { agent } : {}), credentials: clientCredentials(c) };
+    if (wantsStream(c, request.prefer?.streaming)) {
+      const abort = new AbortController();
+      const live = await gateway.askStream(request, { ...base, signal: abort.signal });
+      return renderSse(c, live, request.prefer?.response_format, abort);
+    }
+    const response = await gateway.ask(request, { ...base, signal: c.req.raw.signal });
+    return c.json(renderFormat(response, request.prefer?.response_format), statusFor(response));
+  });
+
+  app.post('/await', limit, async (c: Context) => {
+    const request = await parseJsonBody(c, AwaitRequestSchema, 'NLWeb await request (v0.55 section 4.2): {"promise_token":"...","action":"checkin"}');
+    const response = await gateway.await(request, { credentials: clientCredentials(c) });
+    return c.json(response, statusFor(response));
+  });
+
+  // 7.1 names POST only: other methods get a clear failure instead of a bare 404 (GET /ask belongs to
+  // the legacy binding, which serves the older REST clients).
+  app.on(['PUT', 'DELETE', 'PATCH'], ['/ask', '/await'], (c) =>
+    c.json({ _meta: { response_type: 'failure', version: '0.55' }, error: { code: 'INVALID_QUERY', message: 'Use POST with a JSON body' } }, 405, { Allow: 'POST' }),
+  );
+  return app;
+}
+
+export const nlwebHttpBinding: Binding = { name: 'nlweb-http', perAgent: true, routes };

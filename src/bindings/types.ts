@@ -1,0 +1,28 @@
+import type { Hono } from 'hono';
+import type { Gateway } from '../core/gateway-types.ts';
+
+/** Transport settings every binding may need (from the config's `server` section). */
+export interface ServerSettings {
+  /** Largest request body accepted, in bytes (413 above it). */
+  bodyLimitBytes: number;
+  /** Allowed `Origin` values for browser-reachable endpoints (MCP DNS-rebinding protection). Empty = any. */
+  allowedOrigins: string[];
+  /** Allowed `Host` values (MCP DNS-rebinding protection). Empty = any. */
+  allowedHosts: string[];
+  /** The gateway's public base URL, for links it publishes (webtool endpoints, NLIP upload URI). */
+  publicUrl?: string;
+}
+
+/** What a binding is given to build its routes. */
+export interface BindingContext {
+  gateway: Gateway;
+  settings: ServerSettings;
+}
+
+/** One inbound protocol: routes that parse, validate, call the Gateway and render. */
+export interface Binding {
+  name: string;
+  /** Also mounted under `/agents/:agent` (the agent is then `c.req.param('agent')`). */
+  perAgent: boolean;
+  routes(ctx: BindingContext): Hono;
+}

@@ -1,0 +1,74 @@
+import { fileURLToPath } from 'node:url';
+import { builtinAdapters } from '../adapters/index.ts';
+import { ConfigError, loadConfigFile } from './config/load.ts';
+import { createLogger } from './core/logger.ts';
+import { startServer } from './server.ts';
+
+const USAGE = `Usage: nlgate <command> [--config FILE]
+
+Commands:
+  serve          run the gateway (default config: config/gateway.yaml, or $NLGATE_CONFIG)
+  check-config   validate a config file and list its agents
+
+Environment: NLGATE_CONFIG (config file), PORT (default 8080), HOST (default 127.0.0.1), LOG_LEVEL (info)`;
+
+/** The bundled default config, found relative to this file so `npm start` works from any directory. */
+const DEFAULT_CONFIG = fileURLToPath(new URL('../config/gateway.yaml', import.meta.url));
+
+function configPath(args: string[]): string {
+  const i = args.indexOf('--config');
+  if (i >= 0 && args[i + 1]) return args[i + 1]!;
+  const positional = args.slice(1).find((a) => !a.startsWith('--'));
+  return positional ?? process.env.NLGATE_CONFIG ?? DEFAULT_CONFIG;
+}
+
+async function main(args: string[]): Promise<number> {
+  const command = args[0] ?? 'serve';
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command !== 'serve' && command !== 'check-config') {
+    console.error(`Unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  let loaded;
+  try {
+    loaded = loadConfigFile(configPath(args), { adapters: builtinAdapters });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+  if (command === 'check-config') {
+    console.log(`${loaded.source}: valid`);
+    for (const a of loaded.config.agents) console.log(`  agent ${a.name} (${a.kind})`);
+    console.log(`  store: ${loaded.config.store.kind}`);
+    return 0;
+  }
+  const log = createLogger();
+  const running = await startServer(loaded, log);
+  log.info({ url: running.url, config: loaded.source, agents: loaded.config.agents.map((a) => a.name), store: loaded.config.store.kind }, 'nlgate listening');
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return -1; // keep running
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    console.error(`nlgate: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

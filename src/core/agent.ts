@@ -1,0 +1,163 @@
+import type { z } from 'zod';
+import type { AskRequest } from '../protocol/nlweb/index.ts';
+import type { AgentEvent } from './events.ts';
+import type { Logger } from './logger.ts';
+
+/** A JSON Schema object as published to clients (MCP `inputSchema`, webtool `requestSchema`). */
+export type JsonSchema = Record<string, unknown>;
+
+/** One structured operation an agent offers besides `ask` (a webtool action, an upstream MCP tool). */
+export interface ToolDescription {
+  /** Unique within the agent; the core prefixes it with the agent name where needed. */
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  /** MCP-style hints (readOnlyHint, idempotentHint, ...), passed through as given. */
+  annotations?: Record<string, unknown>;
+}
+
+/** The result of a structured tool call, transport-neutral (maps to MCP CallToolResult and webtool `data`). */
+export interface ToolResult {
+  /** Readable text for a model or a person. */
+  text?: string;
+  /** The machine-readable result (MCP `structuredContent`, webtool `data`). */
+  structured?: unknown;
+  /** Raw content items for passthrough to MCP clients (text, image, resource, ...). */
+  content?: Array<Record<string, unknown>>;
+  /** The tool ran but reports failure (MCP `isError`, webtool `status: error`). */
+  isError?: boolean;
+}
+
+/** What `describe()` tells the gateway about an agent, for listings, routing and published metadata. */
+export interface AgentDescription {
+  description: string;
+  /** Sub-corpora the agent can search (`query.site` routes to an agent that lists the site). */
+  sites?: string[];
+  /** schema.org types the agent returns (e.g. `Recipe`). */
+  itemTypes?: string[];
+  /** Structured tools beyond ask/await. */
+  tools?: ToolDescription[];
+  /**
+   * Requests of the agent's own protocol that `forward()` passes through, by protocol
+   * (e.g. `{ mcp: ['resources/list', 'resources/read', 'prompts/list', ...] }`).
+   */
+  forwards?: { mcp?: string[] };
+  /** Which optional parts of the contract this agent honours. */
+  capabilities?: {
+    streaming?: boolean;
+    summarize?: boolean;
+    /** Response formats the agent renders itself; the gateway renders the standard two for everyone. */
+    responseFormats?: string[];
+  };
+}
+
+/** Per-conversation state an adapter sees: what it stored last time and the previous queries. */
+export interface ConversationView {
+  id: string;
+  /** Previous queries of this conversation, oldest first (NLWeb `context.prev`). */
+  prev: string[];
+  /** The `session_context` this agent's upstream returned last time, to be sent back. */
+  upstreamSession?: Record<string, unknown>;
+  /** Adapter-private values kept for this conversation (cookies, upstream tokens), by key. */
+  attrs: Record<string, string>;
+}
+
+/**
+ * What the calling client can do while a call runs, for protocols that have such a channel (MCP:
+ * progress and log notifications, elicitation and sampling requests). A binding sets the members its
+ * client supports; an adapter whose upstream asks for one of these forwards it here, or declines when
+ * the member is absent.
+ */
+export interface ClientChannel {
+  /** A progress report (MCP `notifications/progress`): `progress` of `total` when known. */
+  progress?(update: { progress: number; total?: number; message?: string }): void;
+  /** A log message (MCP `notifications/message`). */
+  log?(entry: { level: string; data: unknown; logger?: string }): void;
+  /** Asks the user for input (MCP `elicitation/create` params); resolves with the client's ElicitResult. */
+  elicit?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Asks the client's model (MCP `sampling/createMessage` params); resolves with its CreateMessageResult. */
+  sample?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+/** Everything a call needs besides the request: cancellation, conversation, credentials, logging. */
+export interface CallContext {
+  /** Aborted on cancel (`/await` cancel, client gone, timeout). Adapters pass it to fetch. */
+  signal: AbortSignal;
+  requestId: string;
+  conversation?: ConversationView;
+  /**
+   * Client credentials: present only when the agent's config sets `forwardCredentials: true`.
+   * Adapters never read client headers any other way.
+   */
+  credentials?: { authorization?: string };
+  /** Persist an adapter-private value for this conversation (e.g. an upstream NLIP token, a cookie). */
+  setConversationAttr?: (key: string, value: string) => Promise<void>;
+  /** The calling client's interactive channel, when its protocol has one (see ClientChannel). */
+  client?: ClientChannel;
+  log: Logger;
+}
+
+/** The one contract every adapter implements (design.md "An adapter"). */
+export interface Agent {
+  readonly name: string;
+  readonly kind: string;
+  /** Describes the agent; may contact the upstream (e.g. `GET /sites`, MCP `tools/list`). */
+  describe(signal?: AbortSignal): Promise<AgentDescription>;
+  /** Runs an ask as a stream of canonical events (NLWeb 3, 6). Must honour `ctx.signal`. */
+  ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent>;
+  /**
+   * Continues an upstream promise (NLWeb 4.2): `checkin` streams the answer or a new `promise`
+   * event; `cancel` asks the upstream to stop. `token` is the upstream's own token.
+   */
+  await?(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncIterable<AgentEvent>;
+  /** Calls one of the tools listed by `describe()`. */
+  callTool?(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult>;
+  /**
+   * Passes a request of the agent's own wire protocol through unchanged, for the parts of that
+   * protocol the canonical model does not cover (MCP `resources/*`, `prompts/*`, `completion/complete`,
+   * `logging/setLevel` between an MCP client and an MCP agent). The methods an agent forwards are
+   * listed in `describe().forwards`. Throws TOOL_NOT_FOUND for any other method.
+   */
+  forward?(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  /** Releases sockets, child processes, timers. */
+  close?(): Promise<void>;
+}
+
+/** Settings every agent has, whatever its kind (validated by the config loader). */
+export interface CommonAgentConfig {
+  name: string;
+  kind: string;
+  description?: string;
+  /** Answer with a promise when the agent has not finished after this long (ms). */
+  promiseAfterMs?: number;
+  /** Abort the upstream call after this long (ms). */
+  timeoutMs?: number;
+  /** A lost worker may run the call again instead of failing it. */
+  idempotent?: boolean;
+  /** Forward the client's Authorization to the upstream. Off unless set. */
+  forwardCredentials?: boolean;
+  /** Clients must authenticate (Authorization header, NLIP authentication token) to use this agent. */
+  requireAuth?: boolean;
+}
+
+/** What an adapter factory receives besides its own config. */
+export interface AdapterDeps {
+  log: Logger;
+  /** Directory of the config file, for resolving relative paths (catalog files, stdio commands). */
+  baseDir: string;
+  /** Drops the gateway's cached description of this agent (the upstream's tools changed: MCP `list_changed`). */
+  invalidateDescription?: () => void;
+}
+
+/**
+ * An adapter kind: its config schema (the fields beyond CommonAgentConfig) and a factory.
+ * Adapters register by kind; the core never imports one.
+ */
+export interface AdapterFactory<C extends Record<string, unknown> = Record<string, unknown>> {
+  kind: string;
+  /** zod schema for the kind-specific fields; unknown fields are an error. */
+  configSchema: z.ZodType<C>;
+  create(config: C & CommonAgentConfig, deps: AdapterDeps): Agent;
+}

@@ -1,0 +1,100 @@
+import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
+import type { Store } from '../store/store.ts';
+import type { AgentDescription, ClientChannel, ToolDescription, ToolResult } from './agent.ts';
+import type { AgentEvent } from './events.ts';
+import type { Logger } from './logger.ts';
+
+/** How a binding calls the core for one inbound request. */
+export interface CallOptions {
+  /** The agent named by the path (`/agents/{name}/…`); otherwise the router picks one. */
+  agent?: string;
+  /** Credentials the client presented. The core forwards them only to agents configured to take them. */
+  credentials?: { authorization?: string };
+  /** Aborted when the client goes away. */
+  signal?: AbortSignal;
+  /** Correlates logs; generated when absent. */
+  requestId?: string;
+  /** The client's interactive channel (MCP progress, logs, elicitation, sampling), handed to the agent as `ctx.client`. */
+  client?: ClientChannel;
+}
+
+export interface AskOptions extends CallOptions {
+  /**
+   * For `ask`: whether the call may turn into a promise when slower than the agent's
+   * `promiseAfterMs` (NLWeb 4.1.2). Bindings without a way to await (none today) pass false.
+   */
+  allowPromise?: boolean;
+}
+
+/** A live answer stream for a streaming client (NLWeb 6). */
+export interface AskStream {
+  agent: string;
+  conversationId: string;
+  /** `_meta.session_context` to send on `start`/`complete`: includes `conversation_id`. */
+  sessionContext: Record<string, unknown>;
+  /**
+   * The agent's events, already normalised: exactly one `start` first and one `complete` last
+   * (or a final non-recoverable `error` followed by `complete`); upstream promises are resolved
+   * by the core (it keeps awaiting them) so a streaming client just sees results.
+   */
+  events: AsyncIterable<AgentEvent>;
+}
+
+/** An agent as listed to clients. */
+export interface AgentInfo {
+  name: string;
+  kind: string;
+  description: string;
+}
+
+/** A tool as the gateway publishes it: qualified with its agent. */
+export interface PublishedTool extends ToolDescription {
+  agent: string;
+  /** The tool's own name on its agent. */
+  toolName: string;
+}
+
+/**
+ * The protocol core (a2a-js style): every binding is a thin handler around this interface.
+ * It imports no binding and no adapter.
+ */
+export interface Gateway {
+  readonly store: Store;
+  readonly log: Logger;
+  /** This replica's id (promise ownership, leases). */
+  readonly replicaId: string;
+
+  listAgents(): AgentInfo[];
+  /** The agent's description (cached after the first call); throws AGENT_NOT_FOUND. */
+  describeAgent(name: string): Promise<AgentDescription>;
+  /** The agent a request goes to: `opts.agent`, else `query.site`, else the default agent. */
+  resolveAgent(request: AskRequest | undefined, agent?: string): string;
+
+  /** NLWeb ask, answered as one response: answer, elicitation, failure, or a promise when slow. */
+  ask(request: AskRequest, opts?: AskOptions): Promise<CanonicalResponse>;
+  /** NLWeb ask, streamed. Throws GatewayError before the stream starts for bad input or unknown agents. */
+  askStream(request: AskRequest, opts?: CallOptions): Promise<AskStream>;
+  /** NLWeb 4.2 await: checkin returns the answer or an updated promise; cancel returns CANCELLED. */
+  await(request: AwaitRequest, opts?: CallOptions): Promise<CanonicalResponse>;
+
+  /** Structured tools of one agent, or of every agent. */
+  listTools(agent?: string): Promise<PublishedTool[]>;
+  /** Calls a structured tool of an agent. */
+  callTool(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
+  /**
+   * Passes a request of an agent's own protocol through (Agent.forward): MCP resources, prompts,
+   * completions and log levels between an MCP client and an MCP agent. Throws TOOL_NOT_FOUND when the
+   * agent does not forward `method`.
+   */
+  forward?(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>>;
+
+  /**
+   * Maps an external conversation handle (NLIP conversation token, webtool sessionId, MCP session id)
+   * to a gateway conversation id; returns null when unknown or expired.
+   */
+  resolveConversation(kind: string, handle: string): Promise<string | null>;
+  /** Binds an external handle to a conversation (same TTL as the conversation). */
+  bindConversation(kind: string, handle: string, conversationId: string): Promise<void>;
+
+  close(): Promise<void>;
+}

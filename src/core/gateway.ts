@@ -1,0 +1,312 @@
+import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
+import type { PromiseRecord, Store } from '../store/store.ts';
+import type { AdapterFactory, AgentDescription, CallContext, CommonAgentConfig, ToolResult } from './agent.ts';
+import { AgentRegistry, type AgentEntry } from './agents.ts';
+import { collectEvents, type Collected } from './collect.ts';
+import { Conversations, type Turn } from './conversations.ts';
+import { GatewayError, toGatewayError } from './errors.ts';
+import type { AgentEvent } from './events.ts';
+import { followUpstreamPromises } from './follow.ts';
+import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
+import { newRequestId, newToken } from './ids.ts';
+import type { Logger } from './logger.ts';
+import { checkPreferences } from './negotiate.ts';
+import { PromiseService, type LocalRun } from './promises.ts';
+import { promiseResponse, withSessionContext } from './responses.ts';
+import { normalizeEvents } from './run.ts';
+
+/** Limits and lifetimes the core needs (the config's `defaults` section). */
+export interface CoreDefaults {
+  promiseAfterMs: number;
+  timeoutMs: number;
+  promiseTtlMs: number;
+  promiseReadGraceMs: number;
+  leaseMs: number;
+  conversationIdleTtlMs: number;
+  maxPrev: number;
+  awaitMaxWaitMs: number;
+}
+
+export interface GatewayOptions {
+  agents: ReadonlyArray<CommonAgentConfig & Record<string, unknown>>;
+  adapters: readonly AdapterFactory<any>[];
+  defaults: CoreDefaults;
+  store: Store;
+  log: Logger;
+  baseDir: string;
+  defaultAgent?: string;
+  replicaId?: string;
+}
+
+const TIMED_OUT = Symbol('timed out');
+const MAX_TOOL_NAME = 64;
+
+/** Builds the protocol core and starts its background work (cancel listener, lease sweeper). */
+export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  const core = new GatewayCore(opts);
+  await core.start();
+  return core;
+}
+
+/** The protocol core: routing, streams, promises, conversations (design.md "The core"). */
+class GatewayCore implements Gateway {
+  readonly store: Store;
+  readonly log: Logger;
+  readonly replicaId: string;
+  private readonly registry: AgentRegistry;
+  private readonly conversations: Conversations;
+  private readonly promises: PromiseService;
+  private readonly defaults: CoreDefaults;
+
+  constructor(opts: GatewayOptions) {
+    this.store = opts.store;
+    this.log = opts.log;
+    this.defaults = opts.defaults;
+    this.replicaId = opts.replicaId ?? newToken('replica');
+    this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir }, opts.defaultAgent);
+    this.conversations = new Conversations(opts.store, { idleTtlMs: opts.defaults.conversationIdleTtlMs, maxPrev: opts.defaults.maxPrev });
+    const d = opts.defaults;
+    this.promises = new PromiseService(
+      opts.store,
+      { replicaId: this.replicaId, ttlMs: d.promiseTtlMs, readGraceMs: d.promiseReadGraceMs, leaseMs: d.leaseMs, awaitMaxWaitMs: d.awaitMaxWaitMs },
+      {
+        forwardCheckin: (r) => this.forwardAwait(r, 'checkin'),
+        forwardCancel: async (r) => void (await this.forwardAwait(r, 'cancel')),
+        rerun: (r) => this.rerun(r),
+      },
+      opts.log,
+    );
+  }
+
+  async start(): Promise<void> {
+    await this.promises.start();
+    void this.registry.warm(this.log);
+  }
+
+  listAgents(): AgentInfo[] {
+    return this.registry.list();
+  }
+
+  describeAgent(name: string): Promise<AgentDescription> {
+    return this.registry.describe(name);
+  }
+
+  resolveAgent(request: AskRequest | undefined, agent?: string): string {
+    return this.registry.resolve(request, agent);
+  }
+
+  /** NLWeb 3 + 4.1.2: answers within `promiseAfterMs`, else a promise while the call goes on. */
+  async ask(request: AskRequest, opts: AskOptions = {}): Promise<CanonicalResponse> {
+    const { entry, turn } = await this.open(request, opts);
+    const run = this.startRun(entry, turn, opts);
+    const after = entry.config.promiseAfterMs ?? this.defaults.promiseAfterMs;
+    const first = opts.allowPromise === false ? await run.done : await raceTimeout(run.done, after);
+    const sc = Conversations.sessionContext(turn.conversationId);
+    if (first === TIMED_OUT) {
+      run.detach();
+      const info = await this.promises.adopt(entry.config.name, run, { request: turn.request, conversationId: turn.conversationId });
+      return withSessionContext(promiseResponse(info), sc);
+    }
+    if (first.upstreamPromise) {
+      const info = await this.promises.adoptUpstream(entry.config.name, first.upstreamPromise, turn.conversationId);
+      return withSessionContext(promiseResponse(info), sc);
+    }
+    return withSessionContext(first.response, sc);
+  }
+
+  /** NLWeb 6: a live stream of normalised events; upstream promises are followed to the answer. */
+  async askStream(request: AskRequest, opts: CallOptions = {}): Promise<AskStream> {
+    const { entry, turn } = await this.open(request, opts);
+    const { ctx, release } = this.callContext(entry, opts, turn);
+    const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
+    const events = followUpstreamPromises(entry.agent, ctx, normalized);
+    const self = this;
+    async function* recorded(): AsyncGenerator<AgentEvent> {
+      let upstreamSession: Record<string, unknown> | undefined;
+      try {
+        for await (const e of events) {
+          const sc = e.type === 'start' || e.type === 'complete' ? e.meta?.session_context : undefined;
+          if (sc && typeof sc === 'object') upstreamSession = sc as Record<string, unknown>;
+          if (e.type === 'complete') {
+            await self.conversations.finish(turn, entry.config.name, upstreamSession).catch((err: unknown) => {
+              self.log.warn({ err: String(err) }, 'could not record the conversation turn');
+            });
+          }
+          yield e;
+        }
+      } finally {
+        release();
+      }
+    }
+    return {
+      agent: entry.config.name,
+      conversationId: turn.conversationId,
+      sessionContext: Conversations.sessionContext(turn.conversationId),
+      events: recorded(),
+    };
+  }
+
+  /** NLWeb 4.2: check in on (optionally long-polling) or cancel a promise, wherever it runs. */
+  async await(request: AwaitRequest, _opts: CallOptions = {}): Promise<CanonicalResponse> {
+    return request.action === 'cancel'
+      ? this.promises.cancel(request.promise_token)
+      : this.promises.checkin(request.promise_token, request.wait_ms ?? 0);
+  }
+
+  async listTools(agent?: string): Promise<PublishedTool[]> {
+    const names = agent !== undefined ? [this.registry.get(agent).config.name] : this.registry.names();
+    const qualify = this.registry.names().length > 1;
+    const lists = await Promise.all(
+      names.map(async (name) => {
+        const d = await this.registry.describe(name).catch(() => undefined);
+        return (d?.tools ?? []).map((t) => ({
+          ...t,
+          agent: name,
+          toolName: t.name,
+          name: (qualify ? `${name}__${t.name}` : t.name).slice(0, MAX_TOOL_NAME),
+        }));
+      }),
+    );
+    return lists.flat();
+  }
+
+  async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
+    const entry = this.registry.get(agent);
+    this.checkAuth(entry, opts);
+    const description = await this.registry.describe(agent);
+    if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
+      throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
+    }
+    const { ctx, release } = this.callContext(entry, opts);
+    try {
+      return await entry.agent.callTool(tool, args, ctx);
+    } catch (err) {
+      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
+    } finally {
+      release();
+    }
+  }
+
+  /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
+  async forward(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Record<string, unknown>> {
+    const entry = this.registry.get(agent);
+    this.checkAuth(entry, opts);
+    const description = await this.registry.describe(agent);
+    if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
+      throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
+    }
+    const { ctx, release } = this.callContext(entry, opts);
+    try {
+      return await entry.agent.forward(protocol, method, params, ctx);
+    } catch (err) {
+      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
+    } finally {
+      release();
+    }
+  }
+
+  resolveConversation(kind: string, handle: string): Promise<string | null> {
+    return this.conversations.resolveAlias(kind, handle);
+  }
+
+  bindConversation(kind: string, handle: string, conversationId: string): Promise<void> {
+    return this.conversations.bindAlias(kind, handle, conversationId);
+  }
+
+  async close(): Promise<void> {
+    await this.promises.close();
+    await this.registry.close();
+  }
+
+  // ---- internals ----
+
+  /** Routing, negotiation, authentication and the conversation, common to ask and askStream. */
+  private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn }> {
+    const entry = this.registry.get(this.registry.resolve(request, opts.agent));
+    checkPreferences(request, entry.description);
+    this.checkAuth(entry, opts);
+    const turn = await this.conversations.begin(request, entry.config.name);
+    return { entry, turn };
+  }
+
+  private checkAuth(entry: AgentEntry, opts: CallOptions): void {
+    if (entry.config.requireAuth && !opts.credentials?.authorization) {
+      throw new GatewayError('UNAUTHORIZED', `Agent "${entry.config.name}" requires authentication`);
+    }
+  }
+
+  /** A CallContext with its own abort controller: the agent's timeout, and the client's signal until detached. */
+  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn) {
+    const controller = new AbortController();
+    const timeoutMs = entry.config.timeoutMs ?? this.defaults.timeoutMs;
+    const timer = setTimeout(
+      () => controller.abort(new GatewayError('TIMEOUT', `Agent "${entry.config.name}" did not finish within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    timer.unref();
+    const onClientGone = () => controller.abort(new GatewayError('CANCELLED', 'The client went away'));
+    opts.signal?.addEventListener('abort', onClientGone, { once: true });
+    const requestId = opts.requestId ?? newRequestId();
+    const ctx: CallContext = {
+      signal: controller.signal,
+      requestId,
+      log: this.log.child({ agent: entry.config.name, requestId }),
+      ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn.conversationId, k, v) } : {}),
+      ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
+      ...(opts.client ? { client: opts.client } : {}),
+    };
+    return {
+      ctx,
+      controller,
+      detach: () => opts.signal?.removeEventListener('abort', onClientGone),
+      release: () => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onClientGone);
+      },
+    };
+  }
+
+  /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */
+  private startRun(entry: AgentEntry, turn: Turn, opts: CallOptions): LocalRun & { detach(): void } {
+    const { ctx, controller, detach, release } = this.callContext(entry, opts, turn);
+    let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
+    const events = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
+    const done = collectEvents(events, (e) => {
+      if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
+    })
+      .then(async (c: Collected) => {
+        await this.conversations.finish(turn, entry.config.name, c.upstreamSession);
+        return c;
+      })
+      .finally(release);
+    return { controller, done, detach, onProgress: (cb) => (progressCb = cb) };
+  }
+
+  /** Runs a lost promise again on this replica when its agent is marked idempotent. */
+  private rerun(record: PromiseRecord): LocalRun | null {
+    const entry = this.registry.names().includes(record.agent) ? this.registry.get(record.agent) : undefined;
+    if (!entry?.config.idempotent || record.request === undefined) return null;
+    const request = record.request as AskRequest;
+    const turn: Turn = { conversationId: record.conversationId ?? newToken('conv'), view: { id: record.conversationId ?? '', prev: [], attrs: {} }, request };
+    return this.startRun(entry, turn, {});
+  }
+
+  /** Forwards a check-in or cancel of an upstream promise to the agent that issued it. */
+  private async forwardAwait(record: PromiseRecord, action: 'checkin' | 'cancel'): Promise<Collected> {
+    const entry = this.registry.get(record.agent);
+    if (!entry.agent.await || !record.upstreamToken) throw new GatewayError('INTERNAL_ERROR', 'The agent cannot continue this promise');
+    const { ctx, release } = this.callContext(entry, {});
+    try {
+      return await collectEvents(normalizeEvents(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal));
+    } finally {
+      release();
+    }
+  }
+}
+
+/** Resolves with the promise's value, or TIMED_OUT after `ms` (the promise keeps running). */
+function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

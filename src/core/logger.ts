@@ -1,0 +1,35 @@
+import { pino } from 'pino';
+
+/** The logging surface the gateway uses (pino's, narrowed so tests can pass a silent one). */
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/**
+ * Paths pino redacts wherever they appear: tokens and credentials are never logged
+ * (a promise token or conversation token is a bearer credential).
+ */
+export const REDACTED_PATHS = [
+  'token',
+  'promise_token',
+  'authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'credentials',
+  '*.token',
+  '*.authorization',
+  'session_context',
+  '*.session_context',
+];
+
+/** Creates the gateway logger. `LOG_LEVEL` sets the level; `silent` in tests. */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }) as unknown as Logger;
+}
+
+/** A logger that drops everything (tests, benchmarks). */
+export const silentLogger: Logger = createLogger('silent');

@@ -1,0 +1,261 @@
+import type { CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
+import type { PromiseRecord, Store } from '../store/store.ts';
+import type { Collected } from './collect.ts';
+import { GatewayError, toGatewayError } from './errors.ts';
+import { newToken } from './ids.ts';
+import type { Logger } from './logger.ts';
+import { failureFromError, failureResponse, promiseResponse } from './responses.ts';
+
+/** Lease value for promises no replica runs (upstream promises: check-ins are forwarded). */
+const NO_LEASE = Number.MAX_SAFE_INTEGER;
+
+export interface PromiseSettings {
+  replicaId: string;
+  ttlMs: number;
+  readGraceMs: number;
+  leaseMs: number;
+  awaitMaxWaitMs: number;
+}
+
+/** A call running on this replica that may become a promise. */
+export interface LocalRun {
+  controller: AbortController;
+  done: Promise<Collected>;
+  /** Latest progress seen on the stream (progress events). */
+  onProgress(cb: (progress: { progress?: number; message?: string }) => void): void;
+}
+
+/** What the gateway supplies so the promise service can talk to agents without knowing them. */
+export interface PromiseHooks {
+  /** Forwards a check-in of an upstream promise; returns what the upstream answered. */
+  forwardCheckin(record: PromiseRecord): Promise<Collected>;
+  /** Best-effort cancel of an upstream promise. */
+  forwardCancel(record: PromiseRecord): Promise<void>;
+  /** Runs a lost call again on this replica, when its agent is idempotent; null when it is not. */
+  rerun(record: PromiseRecord): LocalRun | null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Promises owned by the gateway (NLWeb 4.1.2, 4.2) over the shared store: any replica answers a
+ * check-in or a cancel; the replica running a call holds a renewed lease; a lost replica's calls are
+ * failed (or run again) by the survivors' sweeper; cancels reach the runner through store pub/sub.
+ */
+export class PromiseService {
+  private readonly running = new Map<string, AbortController>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => Promise<void>) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: PromiseSettings,
+    private readonly hooks: PromiseHooks,
+    private readonly log: Logger,
+  ) {}
+
+  /** Listens for cancels and starts the lease sweeper. */
+  async start(): Promise<void> {
+    this.unsubscribe = await this.store.onCancel((token) => {
+      this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+    });
+    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(50, this.settings.leaseMs / 2));
+    this.sweepTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.sweepTimer);
+    await this.unsubscribe?.().catch(() => undefined);
+  }
+
+  /** Turns a call still running here into a promise: stores it, keeps it running, settles it when done. */
+  async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string }): Promise<PromiseInfo> {
+    const now = Date.now();
+    const token = newToken('prm');
+    await this.store.createPromise(
+      {
+        token,
+        agent,
+        status: 'running',
+        owner: this.settings.replicaId,
+        leaseUntil: now + this.settings.leaseMs,
+        createdAt: now,
+        updatedAt: now,
+        message: 'The agent is working on it',
+        ...(extra.request !== undefined ? { request: extra.request } : {}),
+        ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
+      },
+      this.settings.ttlMs,
+    );
+    this.track(token, run);
+    return { token, message: 'The agent is working on it' };
+  }
+
+  /** Maps an upstream promise to a gateway token (4.1.2): check-ins and cancels are forwarded upstream. */
+  async adoptUpstream(agent: string, upstream: PromiseInfo, conversationId?: string): Promise<PromiseInfo> {
+    const now = Date.now();
+    const token = newToken('prm');
+    await this.store.createPromise(
+      {
+        token,
+        agent,
+        status: 'running',
+        owner: this.settings.replicaId,
+        leaseUntil: NO_LEASE,
+        createdAt: now,
+        updatedAt: now,
+        upstreamToken: upstream.token,
+        ...(upstream.message ? { message: upstream.message } : {}),
+        ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
+        ...(upstream.estimated_time !== undefined ? { estimatedTime: upstream.estimated_time } : {}),
+        ...(conversationId ? { conversationId } : {}),
+      },
+      this.settings.ttlMs,
+    );
+    return { ...upstream, token };
+  }
+
+  /** Keeps a local run's lease alive, reports its progress, and settles its promise when it ends. */
+  private track(token: string, run: LocalRun): void {
+    const { replicaId, leaseMs } = this.settings;
+    this.running.set(token, run.controller);
+    const renew = setInterval(() => {
+      this.store
+        .renewLease(token, replicaId, Date.now() + leaseMs)
+        .then((ok) => {
+          // Settled elsewhere (a cancel we missed) or taken over: stop working on it.
+          if (!ok) run.controller.abort(new GatewayError('CANCELLED', 'The promise is no longer ours'));
+        })
+        .catch((err: unknown) => this.log.warn({ err: String(err) }, 'lease renewal failed'));
+    }, Math.max(20, leaseMs / 3));
+    renew.unref();
+    let lastProgressWrite = 0;
+    run.onProgress((p) => {
+      if (Date.now() - lastProgressWrite < 250) return;
+      lastProgressWrite = Date.now();
+      void this.store.updatePromise(token, replicaId, p).catch(() => undefined);
+    });
+    void run.done
+      .then((c) => this.finishRun(token, c))
+      .catch((err: unknown) => this.finishRun(token, { response: failureFromError(toGatewayError(err)) }))
+      .finally(() => {
+        clearInterval(renew);
+        this.running.delete(token);
+      });
+  }
+
+  private async finishRun(token: string, collected: Collected): Promise<void> {
+    const { replicaId } = this.settings;
+    if (collected.upstreamPromise) {
+      await this.store.updatePromise(token, replicaId, {
+        upstreamToken: collected.upstreamPromise.token,
+        ...(collected.upstreamPromise.progress !== undefined ? { progress: collected.upstreamPromise.progress } : {}),
+        ...(collected.upstreamPromise.message ? { message: collected.upstreamPromise.message } : {}),
+      });
+      await this.store.renewLease(token, replicaId, NO_LEASE);
+      return;
+    }
+    const failed = collected.response._meta.response_type === 'failure';
+    await this.settleWithRetry(token, failed ? 'failed' : 'done', collected.response);
+  }
+
+  /** Settles, retrying briefly through a store blip; if the store stays down the lease sweeper takes over. */
+  private async settleWithRetry(token: string, status: 'done' | 'failed', response: CanonicalResponse): Promise<void> {
+    for (let attempt = 0; attempt < 4; attempt++) {
+      try {
+        await this.store.settlePromise(token, { status, response }, this.settings.ttlMs);
+        return;
+      } catch (err) {
+        this.log.warn({ attempt, err: String(err) }, 'settling a promise failed; retrying');
+        await sleep(250 * 2 ** attempt);
+      }
+    }
+  }
+
+  /** 4.2 checkin: the answer when settled, else an updated promise; waits up to `waitMs` (long-poll). */
+  async checkin(token: string, waitMs = 0): Promise<CanonicalResponse> {
+    const deadline = Date.now() + Math.min(waitMs, this.settings.awaitMaxWaitMs);
+    let pause = 50;
+    for (;;) {
+      const record = await this.mustGet(token);
+      if (record.status !== 'running') {
+        await this.store.expirePromise(token, this.settings.readGraceMs);
+        return record.response ?? failureResponse('INTERNAL_ERROR', 'The promise ended without an answer');
+      }
+      if (record.upstreamToken) return this.checkinUpstream(record);
+      if (Date.now() >= deadline || this.closed) return this.asPromise(record);
+      await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+      pause = Math.min(pause * 2, 250);
+    }
+  }
+
+  private async checkinUpstream(record: PromiseRecord): Promise<CanonicalResponse> {
+    const collected = await this.hooks.forwardCheckin(record);
+    if (collected.upstreamPromise) {
+      const p = collected.upstreamPromise;
+      return promiseResponse({
+        token: record.token,
+        ...(p.estimated_time !== undefined ? { estimated_time: p.estimated_time } : {}),
+        ...(p.message ? { message: p.message } : {}),
+        ...(p.progress !== undefined ? { progress: p.progress } : {}),
+      });
+    }
+    const failed = collected.response._meta.response_type === 'failure';
+    const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response: collected.response }, this.settings.readGraceMs);
+    if (won) return collected.response;
+    // A cancel (or another check-in) settled it first: that state is the truth.
+    return (await this.mustGet(record.token)).response ?? collected.response;
+  }
+
+  /** 4.2 cancel: aborts the call wherever it runs and answers CANCELLED; a settled promise keeps its answer. */
+  async cancel(token: string): Promise<CanonicalResponse> {
+    const record = await this.mustGet(token);
+    const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
+    const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
+    if (!won) return (await this.mustGet(token)).response ?? cancelled;
+    await this.store.publishCancel(token);
+    if (record.upstreamToken) {
+      await this.hooks.forwardCancel(record).catch((err: unknown) => this.log.warn({ err: String(err) }, 'upstream cancel failed'));
+    }
+    return cancelled;
+  }
+
+  private async mustGet(token: string): Promise<PromiseRecord> {
+    const record = await this.store.getPromise(token);
+    if (!record) throw new GatewayError('PROMISE_NOT_FOUND', 'Unknown or expired promise token');
+    return record;
+  }
+
+  private asPromise(record: PromiseRecord): CanonicalResponse {
+    return promiseResponse({
+      token: record.token,
+      ...(record.estimatedTime !== undefined ? { estimated_time: record.estimatedTime } : {}),
+      ...(record.message ? { message: record.message } : {}),
+      ...(record.progress !== undefined ? { progress: record.progress } : {}),
+    });
+  }
+
+  /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again). */
+  async sweep(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const now = Date.now();
+      for (const token of await this.store.expiredLeases(now, 20)) {
+        const claimed = await this.store.claimExpiredLease(token, this.settings.replicaId, now + this.settings.leaseMs, now);
+        if (!claimed) continue;
+        const again = this.hooks.rerun(claimed);
+        if (again) {
+          this.log.info({ agent: claimed.agent }, 'running a lost promise again (idempotent agent)');
+          this.track(token, again);
+          continue;
+        }
+        const lost = failureResponse('WORKER_LOST', 'The gateway replica running this call was lost before it finished');
+        await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs);
+      }
+    } catch (err) {
+      this.log.warn({ err: String(err) }, 'promise sweep failed');
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { collectEvents } from './collect.ts';
+import type { AgentEvent } from './events.ts';
+import { normalizeEvents } from './run.ts';
+
+async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+
+const eventArb: fc.Arbitrary<AgentEvent> = fc.oneof(
+  fc.constant<AgentEvent>({ type: 'start' }),
+  fc.record({ type: fc.constant('result' as const), item: fc.record({ name: fc.string() }) }),
+  fc.record({ type: fc.constant('error' as const), code: fc.constantFrom('NO_RESULTS', 'X'), message: fc.string(), recoverable: fc.boolean() }),
+  fc.record({ type: fc.constant('progress' as const), progress: fc.double({ min: 0, max: 1, noNaN: true }) }),
+  fc.constant<AgentEvent>({ type: 'elicitation', elicitation: { text: 'q' } }),
+  fc.constant<AgentEvent>({ type: 'promise', promise: { token: 't' } }),
+  fc.constant<AgentEvent>({ type: 'complete' }),
+);
+
+describe('normalizeEvents (NLWeb 6.1 framing)', () => {
+  it('always yields exactly one start first and one complete last, whatever the agent does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { maxLength: 12 }), fc.option(fc.nat(12)), async (events, throwAt) => {
+        async function* source(): AsyncGenerator<AgentEvent> {
+          for (let i = 0; i < events.length; i++) {
+            if (throwAt === i) throw new Error('boom');
+            yield events[i]!;
+          }
+        }
+        const out = await drain(normalizeEvents(source, new AbortController().signal));
+        expect(out[0]!.type).toBe('start');
+        expect(out.at(-1)!.type).toBe('complete');
+        expect(out.filter((e) => e.type === 'start')).toHaveLength(1);
+        expect(out.filter((e) => e.type === 'complete')).toHaveLength(1);
+        const collected = await collectEvents((async function* () { yield* out; })());
+        expect(['answer', 'elicitation', 'promise', 'failure']).toContain(collected.response._meta.response_type);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('ends with a CANCELLED error when aborted mid-stream', async () => {
+    const ctl = new AbortController();
+    async function* source(): AsyncGenerator<AgentEvent> {
+      yield { type: 'result', item: { name: 'a' } };
+      ctl.abort();
+      yield { type: 'result', item: { name: 'b' } };
+    }
+    const out = await drain(normalizeEvents(source, ctl.signal));
+    expect(out.map((e) => e.type)).toEqual(['start', 'result', 'error', 'complete']);
+    expect(out[2]).toMatchObject({ code: 'CANCELLED' });
+  });
+});
+
+describe('collectEvents', () => {
+  it('keeps the upstream session_context and pass-through meta, and fails on a fatal error', async () => {
+    const ok = await collectEvents(
+      (async function* (): AsyncGenerator<AgentEvent> {
+        yield { type: 'start', meta: { decontextualized_query: 'dq', version: '9' } };
+        yield { type: 'result', item: { name: 'a' } };
+        yield { type: 'complete', meta: { session_context: { s: 1 } } };
+      })(),
+    );
+    expect(ok.upstreamSession).toEqual({ s: 1 });
+    expect(ok.response._meta).toMatchObject({ decontextualized_query: 'dq', version: '0.55' });
+    const bad = await collectEvents(
+      (async function* (): AsyncGenerator<AgentEvent> {
+        yield { type: 'error', code: 'TIMEOUT', message: 'slow' };
+      })(),
+    );
+    expect(bad.response).toMatchObject({ _meta: { response_type: 'failure' }, error: { code: 'TIMEOUT' } });
+  });
+});

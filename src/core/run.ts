@@ -1,0 +1,49 @@
+import type { AgentEvent } from './events.ts';
+import { GatewayError, toGatewayError } from './errors.ts';
+
+/** Upstream `_meta` keys the gateway owns and therefore never copies from an upstream. */
+const OWNED_META_KEYS = new Set(['response_type', 'version', 'session_context', 'streaming', 'response_format']);
+
+/** Upstream `_meta` fields worth passing on to clients (e.g. `decontextualized_query`). */
+export function passThroughMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!meta) return {};
+  return Object.fromEntries(Object.entries(meta).filter(([k]) => !OWNED_META_KEYS.has(k)));
+}
+
+/**
+ * Normalises an agent's event stream (NLWeb 6.1): exactly one `start` first and one `complete` last;
+ * a thrown error (network, timeout, abort, adapter bug) becomes a final non-recoverable `error` event,
+ * so a broken upstream never breaks the client's stream or the process. Nothing after a terminal
+ * event (`promise`, `elicitation`, non-recoverable `error`) is passed on.
+ */
+export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+  let started = false;
+  let completeMeta: Record<string, unknown> | undefined;
+  const start = (meta?: Record<string, unknown>): AgentEvent => {
+    started = true;
+    return meta ? { type: 'start', meta } : { type: 'start' };
+  };
+  try {
+    for await (const event of source()) {
+      if (signal.aborted) break;
+      if (event.type === 'start') {
+        if (!started) yield start(event.meta);
+        continue;
+      }
+      if (!started) yield start();
+      if (event.type === 'complete') {
+        completeMeta = event.meta;
+        break;
+      }
+      yield event;
+      if (event.type === 'promise' || event.type === 'elicitation' || (event.type === 'error' && !event.recoverable)) break;
+    }
+    if (signal.aborted) throw signal.reason ?? new GatewayError('CANCELLED', 'The call was cancelled');
+  } catch (err) {
+    const reason = signal.aborted && signal.reason instanceof GatewayError ? signal.reason : toGatewayError(err);
+    if (!started) yield start();
+    yield { type: 'error', code: reason.code, message: reason.message, recoverable: false };
+  }
+  if (!started) yield start();
+  yield completeMeta ? { type: 'complete', meta: completeMeta } : { type: 'complete' };
+}

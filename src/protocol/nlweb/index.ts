@@ -1,0 +1,3 @@
+export * from './request.ts';
+export * from './response.ts';
+export * from './actions.ts';

@@ -1,0 +1,32 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { createApp, type GatewayApp } from './app.ts';
+import type { LoadedConfig } from './config/load.ts';
+import type { Logger } from './core/logger.ts';
+
+export interface RunningServer extends GatewayApp {
+  url: string;
+  server: ServerType;
+  /** Stops accepting connections, then closes the gateway (agents, store). */
+  stop(): Promise<void>;
+}
+
+/** Starts one gateway replica listening on the config's host and port (`PORT`/`HOST` override them). */
+export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const port = env.PORT !== undefined ? Number(env.PORT) : loaded.config.server.port;
+  const hostname = env.HOST ?? loaded.config.server.host;
+  const gw = await createApp(loaded.config, { log, baseDir: loaded.baseDir });
+  const { server, actualPort } = await new Promise<{ server: ServerType; actualPort: number }>((resolve, reject) => {
+    const s = serve({ fetch: gw.app.fetch, port, hostname }, (info) => resolve({ server: s, actualPort: info.port }));
+    s.once('error', reject);
+  });
+  const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${actualPort}`;
+  return {
+    ...gw,
+    url,
+    server,
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gw.close();
+    },
+  };
+}
