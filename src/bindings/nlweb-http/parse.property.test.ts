@@ -1,0 +1,53 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type GatewayApp } from '../../app.ts';
+import { parseConfig } from '../../config/load.ts';
+import { silentLogger } from '../../core/logger.ts';
+import { NlwebResponseSchema } from '../../protocol/nlweb/index.ts';
+import { scriptedAdapter } from '../../../test/support/scripted-agent.ts';
+
+let gw: GatewayApp;
+beforeAll(async () => {
+  const { config } = parseConfig({ agents: [{ name: 'main', kind: 'scripted' }] }, { adapters: [scriptedAdapter] });
+  gw = await createApp(config, { log: silentLogger, adapters: [scriptedAdapter] });
+});
+afterAll(() => gw.close());
+
+/** Bodies shaped like ask requests but with random values anywhere, plus arbitrary JSON and text. */
+const askLike = fc.record(
+  {
+    query: fc.oneof(fc.record({ text: fc.oneof(fc.string(), fc.anything()), site: fc.anything() }, { requiredKeys: [] }), fc.anything()),
+    context: fc.anything(),
+    prefer: fc.oneof(fc.record({ streaming: fc.constant(false), response_format: fc.string(), mode: fc.string() }, { requiredKeys: ['streaming'] }), fc.anything()),
+    meta: fc.oneof(fc.record({ session_context: fc.anything(), version: fc.anything() }, { requiredKeys: [] }), fc.anything()),
+  },
+  { requiredKeys: [] },
+);
+const body = fc.oneof(askLike.map((b) => JSON.stringify(b)), fc.json(), fc.string());
+
+describe('POST /ask and /await never crash on any input', () => {
+  it('answers every body with a valid v0.55 response and a 2xx/4xx status', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, async (text) => {
+        const res = await gw.app.request('/ask', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+        expect([200, 202, 400]).toContain(res.status);
+        const json = await res.json();
+        expect(NlwebResponseSchema.safeParse(json).success).toBe(true);
+        if (res.status === 400) expect(json.error.code).toBe('INVALID_QUERY');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('answers every await body with a failure or a promise state, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.json(), fc.record({ promise_token: fc.string(), action: fc.constantFrom('checkin', 'cancel', 'x') })), async (value) => {
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        const res = await gw.app.request('/await', { method: 'POST', body: text });
+        expect([200, 400]).toContain(res.status);
+        expect(NlwebResponseSchema.safeParse(await res.json()).success).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
