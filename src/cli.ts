@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../adapters/index.ts';
-import { ConfigError, loadConfigFile } from './config/load.ts';
+import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
 import { createLogger } from './core/logger.ts';
 import { startServer } from './server.ts';
 
@@ -19,7 +19,21 @@ function configPath(args: string[]): string {
   const i = args.indexOf('--config');
   if (i >= 0 && args[i + 1]) return args[i + 1]!;
   const positional = args.slice(1).find((a) => !a.startsWith('--'));
-  return positional ?? process.env.NLGATE_CONFIG ?? DEFAULT_CONFIG;
+  return positional ?? (process.env.NLGATE_CONFIG || DEFAULT_CONFIG);
+}
+
+/** Creates (then closes) every agent of a config; returns the first problem, if any. */
+async function buildAgents(loaded: LoadedConfig): Promise<string | undefined> {
+  for (const [i, agent] of loaded.config.agents.entries()) {
+    const factory = builtinAdapters.find((a) => a.kind === agent.kind)!;
+    try {
+      const instance = factory.create(agent, { log: createLogger('silent'), baseDir: loaded.baseDir });
+      await instance.close?.();
+    } catch (err) {
+      return `agents.${i} (${agent.name}): ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  return undefined;
 }
 
 async function main(args: string[]): Promise<number> {
@@ -43,6 +57,12 @@ async function main(args: string[]): Promise<number> {
     throw err;
   }
   if (command === 'check-config') {
+    // Build every agent too: a catalog file that does not parse or a bad command is a config error.
+    const problem = await buildAgents(loaded);
+    if (problem) {
+      console.error(`Invalid config ${loaded.source}:\n  - ${problem}`);
+      return 1;
+    }
     console.log(`${loaded.source}: valid`);
     for (const a of loaded.config.agents) console.log(`  agent ${a.name} (${a.kind})`);
     console.log(`  store: ${loaded.config.store.kind}`);

@@ -1,0 +1,167 @@
+import type { Agent, AgentDescription, CallContext } from '../../src/core/agent.ts';
+import type { AgentEvent } from '../../src/core/events.ts';
+import type { AskRequest, ResultItem } from '../../src/protocol/nlweb/index.ts';
+import { parseModes, requestedResultCount } from '../../src/protocol/nlweb/index.ts';
+import { DEFAULT_MAX_RESULTS, RESULT_CAP } from './config.ts';
+import { buildFilters, filterableFields } from './filters.ts';
+import type { Catalog } from './load.ts';
+import { CatalogIndex, type SearchHit } from './search.ts';
+import { summarizeHits } from './summary.ts';
+import { firstText, fold, isPlainObject, queryTerms } from './text.ts';
+
+/** What the agent needs from its config (already validated and defaulted by the config loader). */
+export interface CatalogAgentSettings {
+  name: string;
+  description?: string;
+  maxResults?: number;
+  minScore?: number;
+  summarize?: boolean;
+}
+
+/** Keys every result item leads with (interop: the v0.54 client keeps items with `@type`, `@id`, `score`, `site`). */
+const LEAD_KEYS = new Set(['@type', '@id', 'url', 'name', 'description', 'site', 'score', 'grounding']);
+
+/** Indexed fields beyond name and description, as the derived description names them (when the items have them). */
+const SEARCHED_EXTRAS: Array<[string, string]> = [
+  ['keywords', 'keywords'],
+  ['recipeIngredient', 'ingredients'],
+  ['recipeCuisine', 'cuisine'],
+  ['recipeCategory', 'category'],
+  ['suitableForDiet', 'diet'],
+  ['location', 'location'],
+];
+
+/**
+ * `min_score` as a 0..1 threshold. Older NLWeb REST clients speak 0..100, so a value above 1 is
+ * read as a percentage; negative or non-numeric values mean no threshold.
+ */
+function threshold(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
+  return value > 1 ? value / 100 : value;
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * The embedded catalog agent (design.md "catalog"): full-text search over a schema.org file,
+ * answered as an NLWeb v0.55 result stream (6.1): `start`, an optional SearchSummary, one `result`
+ * per hit, `complete`; or `start`, `error` NO_RESULTS (4.1.4), `complete`.
+ */
+export class CatalogAgent implements Agent {
+  readonly kind = 'catalog';
+  readonly name: string;
+  private readonly index: CatalogIndex;
+  private readonly fields: ReadonlyMap<string, string>;
+
+  constructor(
+    private readonly settings: CatalogAgentSettings,
+    private readonly catalog: Catalog,
+  ) {
+    this.name = settings.name;
+    this.index = new CatalogIndex(catalog.entries);
+    this.fields = filterableFields(catalog.entries);
+  }
+
+  /** Describes the catalog: item count and types, its sites, streaming and summaries. */
+  async describe(): Promise<AgentDescription> {
+    const itemTypes = [...new Set(this.catalog.entries.flatMap((e) => e.types))];
+    const sites = [...new Set(this.catalog.entries.map((e) => e.site))];
+    const n = this.catalog.entries.length;
+    const searched = ['name', 'description', ...SEARCHED_EXTRAS.filter(([key]) => this.fields.has(key.toLowerCase())).map(([, label]) => label)];
+    const description =
+      this.settings.description ??
+      `Search ${n} schema.org item${n === 1 ? '' : 's'} (${itemTypes.join(', ') || 'untyped'}) from ${this.catalog.name}` +
+        ` by ${searched.slice(0, -1).join(', ')} and ${searched.at(-1)}; sites: ${sites.join(', ')}.`;
+    return { description, sites, itemTypes, capabilities: { streaming: true, summarize: this.settings.summarize ?? true } };
+  }
+
+  /** Answers an ask (NLWeb 3 request, 6 streaming): filters, ranks, pages, optionally summarises. */
+  async *ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
+    const { signal } = ctx;
+    if (signal.aborted) return;
+    yield { type: 'start' };
+    const query = request.query;
+    const text = typeof query?.text === 'string' ? query.text.trim() : '';
+    if (text.length === 0) {
+      yield { type: 'error', code: 'INVALID_QUERY', message: 'query.text is required', recoverable: false };
+      yield { type: 'complete' };
+      return;
+    }
+
+    const filters = buildFilters(query, this.fields, this.name);
+    const contextText = this.contextFor(text, request, ctx);
+    const min = threshold(query.min_score) ?? threshold(this.settings.minScore);
+    const hits = this.index
+      .search(text, contextText === undefined ? { filter: filters.test } : { filter: filters.test, contextText })
+      .filter((h) => min === undefined || h.score >= min);
+    const offset = Math.max(0, Math.trunc(Number(request.meta?.start_num ?? 0)) || 0);
+    const limit = Math.min(positiveInt(requestedResultCount(query)) ?? this.settings.maxResults ?? DEFAULT_MAX_RESULTS, RESULT_CAP);
+    const page = hits.slice(offset, offset + limit);
+    ctx.log.debug({ agent: this.name, hits: hits.length, shown: page.length, filters: filters.applied, ignored: filters.ignored }, 'catalog search');
+
+    if (page.length === 0) {
+      if (signal.aborted) return;
+      yield { type: 'error', code: 'NO_RESULTS', message: this.noResultsMessage(text, hits.length, offset, filters.applied), recoverable: false };
+      yield { type: 'complete' };
+      return;
+    }
+    if ((this.settings.summarize ?? true) && parseModes(request.prefer?.mode).includes('summarize')) {
+      if (signal.aborted) return;
+      yield { type: 'result', item: { '@type': 'SearchSummary', text: summarizeHits(text, hits, page) } };
+    }
+    for (const hit of page) {
+      if (signal.aborted) return;
+      yield { type: 'result', item: this.toResultItem(hit) };
+    }
+    if (signal.aborted) return;
+    yield { type: 'complete' };
+  }
+
+  /**
+   * Light use of NLWeb 3.2 `context.prev`: a follow-up of one meaningful word ("vegan?") borrows
+   * the terms of the latest earlier query at a lower weight, so "curry" then "vegan?" ranks vegan
+   * curries first. Longer queries stand on their own. Falls back to the conversation's history.
+   */
+  private contextFor(text: string, request: AskRequest, ctx: CallContext): string | undefined {
+    if (text === '*' || queryTerms(text).length > 1) return undefined;
+    const prev = request.context?.prev ?? ctx.conversation?.prev ?? [];
+    for (let i = prev.length - 1; i >= 0; i--) {
+      const p = prev[i];
+      if (typeof p === 'string' && p.trim().length > 0 && fold(p.trim()) !== fold(text)) return p;
+    }
+    return undefined;
+  }
+
+  private noResultsMessage(text: string, total: number, offset: number, filters: string[]): string {
+    if (total > 0) return `No more results: ${total} item(s) matched and start_num was ${offset}`;
+    const by = filters.length > 0 ? ` with the filters on ${filters.join(', ')}` : '';
+    return `No items in this catalog match "${text.slice(0, 80)}"${by}`;
+  }
+
+  /** A hit as a 4.1.1 result item: the schema.org item led by @type/@id/url/name/description/site/score, plus grounding. */
+  private toResultItem(hit: SearchHit): ResultItem {
+    const { item, site, types } = hit.entry;
+    const id = firstText(item['@id']);
+    const url = firstText(item.url);
+    const lead: Record<string, unknown> = {
+      '@type': types[0],
+      '@id': id ?? url,
+      url,
+      name: firstText(item.name) ?? firstText(item.headline) ?? firstText(item.title),
+      description: firstText(item.description),
+      site,
+      score: hit.score,
+    };
+    const rest = structuredClone(Object.fromEntries(Object.entries(item).filter(([k]) => !LEAD_KEYS.has(k))));
+    const source = id ?? url;
+    const grounding = {
+      ...(isPlainObject(item.grounding) ? structuredClone(item.grounding) : {}),
+      ...(source === undefined ? {} : { source }),
+      catalog: this.catalog.name,
+    };
+    const out = Object.fromEntries(Object.entries({ ...lead, ...rest, grounding }).filter(([, v]) => v !== undefined));
+    return out as ResultItem;
+  }
+}

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogFile, parseCatalog } from './load.ts';
+import { CatalogIndex } from './search.ts';
+import { queryTerms } from './text.ts';
+
+const recipes = loadCatalogFile(join(import.meta.dirname, '../../examples/catalog/recipes.jsonl'));
+const index = new CatalogIndex(recipes.entries);
+const names = (text: string, opts = {}) => index.search(text, opts).map((h) => h.entry.item.name as string);
+const isPasta = (item: Record<string, unknown>) => /\bpasta\b/i.test(String(item.keywords));
+
+describe('CatalogIndex ranking', () => {
+  it('finds pasta dishes first for "pasta", and only them', () => {
+    const hits = index.search('pasta');
+    const pasta = recipes.entries.filter((e) => isPasta(e.item));
+    expect(pasta.length).toBeGreaterThanOrEqual(6);
+    expect(hits.slice(0, pasta.length).every((h) => isPasta(h.entry.item))).toBe(true);
+    // "pasta" is a known word, so no fuzzy drift to "tomato paste" / "curry paste" recipes.
+    expect(hits.map((h) => h.entry.item.name)).not.toContain('Butter Chicken (Murgh Makhani)');
+    expect(hits).toHaveLength(pasta.length);
+  });
+
+  it('ranks a name match above a passing mention', () => {
+    expect(names('brownies')[0]).toBe('Fudgy Cocoa Brownies');
+    expect(names('curry').slice(0, 2)).toContain('15-Minute Chickpea and Spinach Curry');
+  });
+
+  it('forgives a typo in an unknown word (fuzzy) and completes a half-typed one (prefix)', () => {
+    expect(names('spagetti')[0]).toBe('Spaghetti Aglio e Olio');
+    expect(names('focac')[0]).toBe('Rosemary and Sea Salt Focaccia');
+  });
+
+  it('matches plurals and accents either way', () => {
+    expect(names('brownie')[0]).toBe('Fudgy Cocoa Brownies');
+    expect(names('soups').length).toBe(names('soup').length);
+    expect(names('gruyere')).toEqual(['French Onion Soup']); // the item says "gruyère"
+  });
+
+  it('searches diets through suitableForDiet ("gluten free soup" puts gluten-free soups first)', () => {
+    const top = index.search('gluten free soup')[0]!.entry.item;
+    expect(top.recipeCategory).toBe('Soup');
+    expect(top.suitableForDiet).toContain('https://schema.org/GlutenFreeDiet');
+  });
+
+  it('ignores stop words in the query', () => {
+    expect(queryTerms('Something protein rich that has cinnamon in it')).toEqual(['protein', 'rich', 'cinnamon']);
+    expect(names('something protein rich that has cinnamon in it')[0]).toBe('Pumpkin Cinnamon Protein Oat Bars');
+    expect(queryTerms('what is it')).toEqual(['what', 'is', 'it']); // only stop words: keep them
+  });
+});
+
+describe('CatalogIndex scores', () => {
+  it('normalises scores to 0..1 with the best full match at 1, sorted best first', () => {
+    const hits = index.search('lemon cake');
+    expect(hits[0]!.score).toBe(1);
+    for (const h of hits) {
+      expect(h.score).toBeGreaterThan(0);
+      expect(h.score).toBeLessThanOrEqual(1);
+    }
+    expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+  });
+
+  it('scales by the share of query terms matched: one of two terms scores at most 0.5', () => {
+    const hits = index.search('pasta zzzqqq');
+    expect(hits.length).toBeGreaterThan(0);
+    expect(Math.max(...hits.map((h) => h.score))).toBe(0.5);
+  });
+
+  it('returns nothing for words the catalog does not know', () => {
+    expect(index.search('xylophone')).toEqual([]);
+    expect(index.search('   ')).toEqual([]);
+  });
+
+  it('lists everything for "*" (file order, score 1), filters still applying', () => {
+    const all = index.search('*');
+    expect(all).toHaveLength(recipes.entries.length);
+    expect(all.every((h) => h.score === 1)).toBe(true);
+    const baking = index.search('*', { filter: (e) => e.site === 'baking-corner' });
+    expect(baking.length).toBeGreaterThan(5);
+    expect(baking.every((h) => h.entry.site === 'baking-corner')).toBe(true);
+  });
+});
+
+describe('CatalogIndex context terms', () => {
+  it('ranks with an earlier query at lower weight but requires a match on the current one', () => {
+    const alone = index.search('vegan');
+    const withCurry = index.search('vegan', { contextText: 'curry' });
+    expect(withCurry[0]!.entry.item.name).toBe('15-Minute Chickpea and Spinach Curry');
+    // Thai green curry is not vegan: the context never brings in items the current query misses.
+    expect(withCurry.map((h) => h.entry.item.name)).not.toContain('Thai Green Chicken Curry');
+    expect(new Set(withCurry.map((h) => h.entry.idx))).toEqual(new Set(alone.map((h) => h.entry.idx)));
+  });
+
+  it('works on any schema.org type, indexing @type and nested location text', () => {
+    const c = parseCatalog(
+      JSON.stringify([
+        { '@type': 'Event', name: 'Night market', location: { '@type': 'Place', name: 'Riverside', address: 'Lisbon' } },
+        { '@type': 'Article', headline: 'Market prices explained' },
+      ]),
+      'mixed.json',
+    );
+    const mixed = new CatalogIndex(c.entries);
+    expect(mixed.search('lisbon').map((h) => h.entry.idx)).toEqual([0]);
+    expect(mixed.search('prices').map((h) => h.entry.idx)).toEqual([1]); // headline stands in for name
+    expect(mixed.search('event').map((h) => h.entry.idx)).toEqual([0]);
+  });
+});

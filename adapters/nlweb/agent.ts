@@ -1,0 +1,74 @@
+import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
+import { GatewayError } from '../../src/core/errors.ts';
+import type { AgentEvent } from '../../src/core/events.ts';
+import { assertUpstreamOk, fetchUpstream } from '../../src/core/upstream.ts';
+import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
+import type { NlwebAdapterConfig } from './config.ts';
+import { readReply } from './reply.ts';
+import { buildAskBody, buildAwaitBody, buildHeaders } from './request.ts';
+
+/** A configured `nlweb` agent: the common settings plus the kind's own. */
+export type NlwebAgentConfig = NlwebAdapterConfig & CommonAgentConfig;
+
+/** Parses `Retry-After` (seconds or an HTTP date) into whole seconds. */
+function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/**
+ * An upstream NLWeb v0.55/v0.54 agent over HTTP (spec 7): `ask` posts to `/ask`, `await` to
+ * `/await`, and the reply (JSON or SSE) is mapped to canonical events as it arrives.
+ */
+export class NlwebAgent implements Agent {
+  readonly kind = 'nlweb';
+  readonly name: string;
+
+  constructor(
+    private readonly config: NlwebAgentConfig,
+    _deps: AdapterDeps,
+  ) {
+    this.name = config.name;
+  }
+
+  /** Describes the agent from config (the upstream has no describe call in v0.55). */
+  async describe(): Promise<AgentDescription> {
+    return {
+      description: this.config.description ?? `An NLWeb v${this.config.version} agent`,
+      capabilities: { streaming: true },
+    };
+  }
+
+  /** Spec 3 + 6: asks the upstream, over SSE when configured, and streams its answer. */
+  async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
+    const body = buildAskBody(request, ctx, this.config);
+    const res = await this.post('/ask', body, ctx, this.config.streaming);
+    yield* readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log });
+  }
+
+  /** Spec 4.2: checks in on (or cancels) the upstream's own promise `token`. */
+  async *await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncGenerator<AgentEvent> {
+    const res = await this.post('/await', buildAwaitBody(token, action, this.config), ctx, false);
+    yield* readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log });
+  }
+
+  /** POSTs JSON to `${url}${path}`; non-2xx is UPSTREAM_ERROR (429: RATE_LIMITED with Retry-After), 7.4. */
+  private async post(path: string, body: unknown, ctx: CallContext, wantStream: boolean): Promise<Response> {
+    const res = await fetchUpstream(
+      `${this.config.url}${path}`,
+      { method: 'POST', headers: buildHeaders(this.config, ctx, wantStream), body: JSON.stringify(body) },
+      { signal: ctx.signal, timeoutMs: this.config.timeoutMs, agent: this.name },
+    );
+    if (res.ok) return res;
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status === 429) {
+      const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
+      throw new GatewayError('RATE_LIMITED', `Agent "${this.name}" is rate limiting the gateway`, { retryAfter });
+    }
+    assertUpstreamOk(res, this.name);
+    return res;
+  }
+}
