@@ -12,6 +12,8 @@ export const CommonAgentSchema = z.object({
   idempotent: z.boolean().optional(),
   forwardCredentials: z.boolean().optional(),
   requireAuth: z.boolean().optional(),
+  /** At most `requests` calls per `windowMs` per client credential (NLWeb 2.5: 429 + Retry-After). */
+  rateLimit: z.object({ requests: z.number().int().positive(), windowMs: z.number().int().positive() }).strict().optional(),
 });
 export const COMMON_AGENT_KEYS = Object.keys(CommonAgentSchema.shape);
 

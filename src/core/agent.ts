@@ -140,6 +140,8 @@ export interface CommonAgentConfig {
   forwardCredentials?: boolean;
   /** Clients must authenticate (Authorization header, NLIP authentication token) to use this agent. */
   requireAuth?: boolean;
+  /** At most `requests` calls per `windowMs` for each client credential (anonymous clients share one). */
+  rateLimit?: { requests: number; windowMs: number };
 }
 
 /** What an adapter factory receives besides its own config. */

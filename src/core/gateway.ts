@@ -1,6 +1,7 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { AdapterFactory, AgentDescription, CallContext, CommonAgentConfig, ToolResult } from './agent.ts';
+import { admit } from './admission.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { collectEvents, type Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
@@ -172,7 +173,7 @@ class GatewayCore implements Gateway {
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
     const entry = this.registry.get(agent);
-    this.checkAuth(entry, opts);
+    await admit(entry, opts, this.store);
     const description = await this.registry.describe(agent);
     if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
@@ -190,7 +191,7 @@ class GatewayCore implements Gateway {
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
   async forward(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const entry = this.registry.get(agent);
-    this.checkAuth(entry, opts);
+    await admit(entry, opts, this.store);
     const description = await this.registry.describe(agent);
     if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
@@ -224,15 +225,9 @@ class GatewayCore implements Gateway {
   private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn }> {
     const entry = this.registry.get(this.registry.resolve(request, opts.agent));
     checkPreferences(request, entry.description);
-    this.checkAuth(entry, opts);
+    await admit(entry, opts, this.store);
     const turn = await this.conversations.begin(request, entry.config.name);
     return { entry, turn };
-  }
-
-  private checkAuth(entry: AgentEntry, opts: CallOptions): void {
-    if (entry.config.requireAuth && !opts.credentials?.authorization) {
-      throw new GatewayError('UNAUTHORIZED', `Agent "${entry.config.name}" requires authentication`);
-    }
   }
 
   /** A CallContext with its own abort controller: the agent's timeout, and the client's signal until detached. */

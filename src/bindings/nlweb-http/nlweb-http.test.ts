@@ -27,6 +27,7 @@ beforeAll(async () => {
         { name: 'other', kind: 'scripted', timeoutMs: 200, promiseAfterMs: 5000 },
         { name: 'locked', kind: 'scripted', requireAuth: true },
         { name: 'trusting', kind: 'scripted', forwardCredentials: true },
+        { name: 'limited', kind: 'scripted', rateLimit: { requests: 2, windowMs: 60_000 } },
       ],
     },
     { adapters: [scriptedAdapter] },
@@ -188,6 +189,19 @@ describe('routing and credentials', () => {
     expect(lastCall().credentials).toBeUndefined();
     await post('/agents/trusting/ask', { query: { text: 'x' } }, { authorization: 'Bearer abc' });
     expect(lastCall().credentials).toEqual({ authorization: 'Bearer abc' });
+  });
+});
+
+describe('rate limits (spec 2.5)', () => {
+  it('answers 429 with Retry-After past the limit, counting each credential separately', async () => {
+    const call = (auth?: string) => post('/agents/limited/ask', { query: { text: 'x' } }, auth ? { authorization: auth } : {});
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const limited = await call();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect((await limited.json()).error.code).toBe('RATE_LIMITED');
+    expect((await call('Bearer someone-else')).status).toBe(200);
   });
 });
 
