@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { builtinAdapters } from '../adapters/index.ts';
 import { builtinBindings } from './bindings/index.ts';
@@ -53,6 +54,11 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   };
 
   const app = new Hono();
+  // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
+  if (config.server.corsOrigins.length > 0) {
+    const origins = config.server.corsOrigins;
+    app.use('*', cors({ origin: origins.includes('*') ? '*' : origins, exposeHeaders: ['Mcp-Session-Id', 'Retry-After'], maxAge: 600 }));
+  }
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {

@@ -25,6 +25,8 @@ export const ServerConfigSchema = z
     bodyLimitBytes: z.number().int().positive().default(1_048_576),
     allowedOrigins: z.array(z.string()).default([]),
     allowedHosts: z.array(z.string()).default([]),
+    /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
+    corsOrigins: z.array(z.string()).default([]),
     publicUrl: z.url().optional(),
   })
   .strict();

@@ -20,7 +20,7 @@ const lastCall = () => scriptedCalls[scriptedCalls.length - 1]!;
 beforeAll(async () => {
   const { config } = parseConfig(
     {
-      server: { bodyLimitBytes: 4096 },
+      server: { bodyLimitBytes: 4096, corsOrigins: ['https://shop.example'] },
       defaults: { promiseAfterMs: 150, leaseMs: 300 },
       agents: [
         { name: 'main', kind: 'scripted' },
@@ -127,6 +127,13 @@ describe('bad input', () => {
     const agent = await post('/agents/ghost/ask', { query: { text: 'x' } });
     expect(agent.status).toBe(404);
     expect((await agent.json()).error.message).toContain('ghost');
+  });
+
+  it('answers a CORS preflight for a configured origin only', async () => {
+    const pre = (origin: string) =>
+      gw.app.request('/ask', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    expect((await pre('https://shop.example')).headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect((await pre('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('accepts a body sent without a JSON content type (curl -d)', async () => {
