@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index.ts';
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
+import { actionDecorator, decorateResponse } from './actions.ts';
 import { clientCredentials, parseJsonBody, wantsStream } from './parse.ts';
 import { renderFormat, renderNlwebError, statusFor } from './render.ts';
 import { renderSse } from './stream.ts';
@@ -24,10 +25,12 @@ function routes({ gateway, settings }: BindingContext): Hono {
     if (wantsStream(c, request.prefer?.streaming)) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
-      return renderSse(c, live, request.prefer?.response_format, abort);
+      const decorate = await actionDecorator(c, gateway, live.agent, settings);
+      return renderSse(c, live, request.prefer?.response_format, abort, decorate);
     }
     const response = await gateway.ask(request, { ...base, signal: c.req.raw.signal });
-    return c.json(renderFormat(response, request.prefer?.response_format), statusFor(response));
+    const decorate = await actionDecorator(c, gateway, gateway.resolveAgent(request, agent), settings);
+    return c.json(renderFormat(decorateResponse(response, decorate), request.prefer?.response_format), statusFor(response));
   });
 
   app.post('/await', limit, async (c: Context) => {

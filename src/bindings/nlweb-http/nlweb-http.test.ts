@@ -49,6 +49,15 @@ describe('POST /ask (JSON)', () => {
     expect(body._meta.session_context.conversation_id).toMatch(/^conv_[A-Za-z0-9_-]{22}$/);
   });
 
+  it('puts the agent tools on each result as HTTP (webtool) and MCP actions (spec 5)', async () => {
+    const body = await (await ask('pasta count:1')).json();
+    const actions = body.results[0].actions;
+    expect(actions).toContainEqual(expect.objectContaining({ protocol: 'HTTP', method: 'POST', name: 'echo', endpoint: 'http://localhost/webtools/main' }));
+    expect(actions).toContainEqual(expect.objectContaining({ protocol: 'MCP', server: 'http://localhost/mcp', tool: 'main__echo' }));
+    const events = parseSseText(await (await ask('pasta count:1', {}, { accept: 'text/event-stream' })).text());
+    expect((events[1]!.data as { item: { actions: unknown[] } }).item.actions).toHaveLength(2);
+  });
+
   it('renders chatgpt_app as content + structuredData', async () => {
     const body = await (await ask('pasta count:2', { prefer: { response_format: 'chatgpt_app' } })).json();
     expect(body._meta.response_format).toBe('chatgpt_app');

@@ -4,6 +4,7 @@ import { NLWEB_VERSION, normalizeResponseFormat } from '../../protocol/nlweb/ind
 import { isErrorCode, ERROR_TABLE } from '../../core/errors.ts';
 import type { AskStream } from '../../core/gateway-types.ts';
 import { passThroughMeta } from '../../core/run.ts';
+import type { ItemDecorator } from './actions.ts';
 
 /**
  * Section 6: renders a live answer as named SSE events. `start` carries `_meta` with
@@ -11,7 +12,7 @@ import { passThroughMeta } from '../../core/run.ts';
  * `session_context`. An elicitation (no SSE event of its own in 6.1) arrives on `complete`, whose
  * `_meta.response_type` is then `elicitation`.
  */
-export function renderSse(c: Context, live: AskStream, format: string | undefined, abort: AbortController): Response {
+export function renderSse(c: Context, live: AskStream, format: string | undefined, abort: AbortController, decorate: ItemDecorator): Response {
   const response_format = normalizeResponseFormat(format);
   return streamSSE(c, async (sse) => {
     sse.onAbort(() => abort.abort());
@@ -30,7 +31,7 @@ export function renderSse(c: Context, live: AskStream, format: string | undefine
           });
           break;
         case 'result':
-          await sse.writeSSE({ event: 'result', data: JSON.stringify({ index: index++, item: e.item }) });
+          await sse.writeSSE({ event: 'result', data: JSON.stringify({ index: index++, item: decorate(e.item) }) });
           break;
         case 'progress':
           // Not an event of 6.1: sent as an SSE comment so the connection stays visibly alive.

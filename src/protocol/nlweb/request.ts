@@ -14,7 +14,7 @@ export type Mode = (typeof MODES)[number];
 /** 3.1 Query: `text` is required; any number of domain filters ride along. `site` may be an array (interop). */
 export const QuerySchema = z
   .looseObject({
-    text: z.string({ error: 'query.text must be a string' }).trim().min(1, 'query.text must not be empty'),
+    text: z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty'),
     site: z.union([z.string(), z.array(z.string())]).optional(),
     itemType: z.string().optional(),
     num_results: z.coerce.number().int().positive().optional(),

@@ -1,0 +1,101 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { toGatewayError } from '../../core/errors.ts';
+import type { Gateway } from '../../core/gateway-types.ts';
+import { isSemver, parseExecutionRequest } from '../../protocol/webtool/index.ts';
+import type { Binding, BindingContext } from '../types.ts';
+import { execute } from './execute.ts';
+import { agentMetadata } from './metadata.ts';
+import { sendError, sendGatewayError } from './render.ts';
+
+const isJsonType = (ct: string) => /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct.trim());
+
+function knownAgent(gateway: Gateway, name: string): boolean {
+  return gateway.listAgents().some((a) => a.name === name);
+}
+
+/**
+ * Reads the body as JSON (webtools "Content Types"). Accept loosely: a body that parses as JSON is
+ * taken whatever its Content-Type (curl's -d sends form encoding); otherwise a declared JSON body
+ * is a SCHEMA_ERROR (400) and anything else is not JSON at all (415, interop.md).
+ */
+async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const text = await c.req.text();
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    const declared = c.req.header('content-type');
+    if (declared === undefined || !isJsonType(declared)) {
+      return { ok: false, response: sendError(c, 'SCHEMA_ERROR', 'The body must be JSON (Content-Type: application/json)', 415) };
+    }
+    return { ok: false, response: sendError(c, 'SCHEMA_ERROR', 'The body is not valid JSON') };
+  }
+}
+
+/**
+ * The webtool binding (webtools draft 2025-06-30): every agent is a webtool at `/webtools/{agent}`.
+ * `GET` = latest metadata, `GET /{version}` = that version, `POST` = execution. Every response is
+ * JSON with a webtool envelope, errors included.
+ */
+function routes({ gateway, settings }: BindingContext): Hono {
+  const app = new Hono();
+  app.onError((err, c) => sendGatewayError(c, toGatewayError(err)));
+  const limit = bodyLimit({
+    maxSize: settings.bodyLimitBytes,
+    onError: (c) => sendError(c, 'SCHEMA_ERROR', `The request body is larger than ${settings.bodyLimitBytes} bytes`, 413),
+  });
+  const notFound = (c: Context, agent: string) => sendError(c, 'WEBTOOL_NOT_FOUND', `No webtool is named "${agent}"`);
+
+  /** A listing of the webtools (a gateway extension: the draft defines one webtool per URL). */
+  app.get('/webtools', (c) => {
+    const base = settings.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+    const webtools = gateway.listAgents().map((a) => ({ name: a.name, description: a.description, url: `${base}/webtools/${encodeURIComponent(a.name)}` }));
+    return c.json({ webtools });
+  });
+
+  /** "GET {webtoolUrl}/": the latest metadata. */
+  const latest = async (c: Context) => {
+    const agent = c.req.param('agent')!;
+    if (!knownAgent(gateway, agent)) return notFound(c, agent);
+    return c.json(await agentMetadata(gateway, agent));
+  };
+  app.get('/webtools/:agent', latest);
+  app.get('/webtools/:agent/', latest);
+
+  /** "GET {webtoolUrl}/{version}": only a semantic version routes here; an unknown one is 404. */
+  app.get('/webtools/:agent/:version', async (c) => {
+    const agent = c.req.param('agent');
+    const version = c.req.param('version');
+    if (!knownAgent(gateway, agent)) return notFound(c, agent);
+    if (!isSemver(version)) return sendError(c, 'WEBTOOL_NOT_FOUND', `No such path: "${version}" is not a semantic version`);
+    const metadata = await agentMetadata(gateway, agent);
+    if (metadata.version !== version) {
+      return sendError(c, 'WEBTOOL_NOT_FOUND', `Webtool "${agent}" has no version "${version}" (current: ${metadata.version})`);
+    }
+    return c.json(metadata);
+  });
+
+  /** "POST {webtoolUrl}/": execution. */
+  const run = async (c: Context) => {
+    const agent = c.req.param('agent')!;
+    if (!knownAgent(gateway, agent)) return notFound(c, agent);
+    const body = await readJson(c);
+    if (!body.ok) return body.response;
+    const parsed = parseExecutionRequest(body.value);
+    if (!parsed.ok) return sendError(c, 'SCHEMA_ERROR', parsed.message);
+    const authorization = c.req.header('authorization');
+    const opts = { agent, signal: c.req.raw.signal, ...(authorization ? { credentials: { authorization } } : {}) };
+    return execute(c, gateway, { agent, body: parsed.value, opts });
+  };
+  app.post('/webtools/:agent', limit, run);
+  app.post('/webtools/:agent/', limit, run);
+
+  app.on(['PUT', 'PATCH', 'DELETE'], ['/webtools/:agent', '/webtools/:agent/'], (c) =>
+    sendError(c, 'METHOD_NOT_ALLOWED', 'A webtool answers GET (metadata) and POST (execution)', 405),
+  );
+  app.all('/webtools/*', (c) => sendError(c, 'WEBTOOL_NOT_FOUND', `No webtool route for ${c.req.method} ${c.req.path}`));
+  return app;
+}
+
+/** Every configured agent as a webtool at `/webtools/{agent}` (mounted once, at the root). */
+export const webtoolHttpBinding: Binding = { name: 'webtool-http', perAgent: false, routes };
