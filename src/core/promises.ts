@@ -55,13 +55,26 @@ export class PromiseService {
     private readonly log: Logger,
   ) {}
 
-  /** Listens for cancels and starts the lease sweeper. */
+  /**
+   * Listens for cancels and starts the lease sweeper. A store that is down at start-up (a sidecar
+   * starting before Redis) does not stop the gateway: the subscription is retried in the background.
+   */
   async start(): Promise<void> {
-    this.unsubscribe = await this.store.onCancel((token) => {
-      this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
-    });
+    await this.subscribe();
     this.sweepTimer = setInterval(() => void this.sweep(), Math.max(50, this.settings.leaseMs / 2));
     this.sweepTimer.unref();
+  }
+
+  private async subscribe(): Promise<void> {
+    try {
+      this.unsubscribe = await this.store.onCancel((token) => {
+        this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+      });
+    } catch (err) {
+      if (this.closed) return;
+      this.log.warn({ err: String(err) }, 'cannot listen for cancels yet; retrying');
+      setTimeout(() => void this.subscribe(), 1000).unref();
+    }
   }
 
   async close(): Promise<void> {
@@ -215,6 +228,8 @@ export class PromiseService {
     const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
     const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
     if (!won) return (await this.mustGet(token)).response ?? cancelled;
+    // Abort here at once when this replica runs the call; pub/sub tells the others.
+    this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
     await this.store.publishCancel(token);
     if (record.upstreamToken) {
       await this.hooks.forwardCancel(record).catch((err: unknown) => this.log.warn({ err: String(err) }, 'upstream cancel failed'));

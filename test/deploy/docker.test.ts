@@ -19,7 +19,7 @@ describe('Dockerfile and docker-compose.yml', () => {
   });
 
   it('has a compose file whose gateway config validates', () => {
-    const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'));
+    const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
     const gateway = compose.services['gateway-a'];
     expect(compose.services['gateway-b'].environment.NLGATE_CONFIG).toBe(gateway.environment.NLGATE_CONFIG);
     const configPath = join(REPO_ROOT, gateway.environment.NLGATE_CONFIG.replace('/app/', ''));

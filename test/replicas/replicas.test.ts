@@ -117,4 +117,23 @@ describeRedis('replicas sharing one Redis', () => {
     const done = await post(a.url, '/await', { promise_token: asked.body.promise.token, action: 'checkin', wait_ms: 5000 });
     expect(done.body._meta.response_type).toBe('answer');
   });
+
+  it('starts while Redis is still down (a sidecar starting first) and works once it is up', async () => {
+    const late = await startRedis();
+    await late.stop();
+    const early = await spawnGateway(config(upstream.url, late.url));
+    try {
+      expect((await fetch(`${early.url}/readyz`)).status).toBe(503);
+      await late.restart();
+      await expect.poll(async () => (await fetch(`${early.url}/readyz`)).status, { timeout: 10_000, interval: 200 }).toBe(200);
+      const asked = await post(early.url, '/agents/watched/ask', { query: { text: 'slow start' } });
+      expect(asked.status).toBe(202);
+      // The cancel subscription was retried in the background: a cancel still aborts the upstream call.
+      await post(early.url, '/await', { promise_token: asked.body.promise.token, action: 'cancel' });
+      await expect.poll(() => watcher.aborted, { timeout: 3000, interval: 50 }).toContain('slow start');
+    } finally {
+      await early.stop();
+      await late.stop();
+    }
+  });
 });

@@ -42,7 +42,9 @@ describe('webtools both ways', () => {
     const res = await postJson(`${gw.url}/agents/kitchen/ask`, { query: { text: '3 tbsp', unit: 'ml' } });
     expect(res.status).toBe(200);
     const body = AnswerResponseSchema.parse(await res.json());
-    expect(body.results).toEqual([{ '@type': 'QuantitativeValue', name: '3 tbsp = 44.36 ml', value: 44.36, unitText: 'ml' }]);
+    expect(body.results).toEqual([{ '@type': 'QuantitativeValue', name: '3 tbsp = 44.36 ml', value: 44.36, unitText: 'ml', actions: expect.any(Array) }]);
+    // NLWeb 5: the webtool's actions ride on the result, pointing back at this gateway.
+    expect(body.results[0]!.actions).toContainEqual(expect.objectContaining({ protocol: 'HTTP', endpoint: `${gw.url}/webtools/kitchen`, name: 'convert' }));
     expect(kitchen.posts.at(-1)).toMatchObject({ action: 'convert_text', version: '1.1.0', request: { text: '3 tbsp', to: 'ml' } });
   });
 

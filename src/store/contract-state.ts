@@ -1,0 +1,218 @@
+/**
+ * Store contract, part 2: cancel pub/sub across replicas, conversations, small records, rate-limit
+ * windows, and bounded growth (design.md "State": every key has a life; nothing outlives it).
+ */
+import { describe, expect, it } from 'vitest';
+import { answer, eventually, newToken, runningPromise, sleep, type StoreHarness } from './contract-helpers.ts';
+
+const LONG = 60_000;
+const turnOpts = { maxPrev: 3, idleTtlMs: LONG };
+
+/** Registers the cancel, conversation, record, hit and growth cases of the Store contract. */
+export function stateContract(h: () => StoreHarness): void {
+  describe('cancel pub/sub', () => {
+    it('publishCancel reaches the handlers of every replica, the publisher\'s own included', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const seenHere: string[] = [];
+      const seenThere: string[] = [];
+      await store.onCancel((t) => seenHere.push(t));
+      await peer.onCancel((t) => seenThere.push(t));
+      const token = newToken();
+      await peer.publishCancel(token);
+      await eventually(async () => [seenHere.length, seenThere.length], ([a, b]) => a === 1 && b === 1, 2000);
+      expect(seenHere).toEqual([token]);
+      expect(seenThere).toEqual([token]);
+    });
+
+    it('an unsubscribed handler hears nothing more while the others still do', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const gone: string[] = [];
+      const kept: string[] = [];
+      const unsubscribe = await peer.onCancel((t) => gone.push(t));
+      await peer.onCancel((t) => kept.push(t));
+      await unsubscribe();
+      const token = newToken();
+      await store.publishCancel(token);
+      await eventually(async () => kept.length, (n) => n === 1, 2000);
+      await sleep(30);
+      expect(kept).toEqual([token]);
+      expect(gone).toEqual([]);
+    });
+
+    it('a throwing handler does not stop delivery to the others', async () => {
+      const { store } = h();
+      const seen: string[] = [];
+      await store.onCancel(() => {
+        throw new Error('handler bug');
+      });
+      await store.onCancel((t) => seen.push(t));
+      await store.publishCancel('t1');
+      await eventually(async () => seen.length, (n) => n === 1, 2000);
+    });
+  });
+
+  describe('conversations', () => {
+    it('getConversation of an unknown id is null', async () => {
+      expect(await h().store.getConversation(newToken(), LONG)).toBeNull();
+    });
+
+    it('recordTurn creates the conversation, appends turns and keeps only the last maxPrev', async () => {
+      const { store } = h();
+      const id = newToken();
+      const first = await store.recordTurn(id, { query: 'one', agent: 'recipes' }, turnOpts);
+      expect(first).toMatchObject({ id, prev: ['one'], upstream: {}, attrs: {} });
+      expect(first.createdAt).toBeGreaterThan(0);
+      for (const q of ['two', 'three', 'four é 😀 "q" [1]', '5']) await store.recordTurn(id, { query: q, agent: 'recipes' }, turnOpts);
+      const conv = await store.getConversation(id, LONG);
+      expect(conv?.prev).toEqual(['three', 'four é 😀 "q" [1]', '5']);
+      expect(conv?.createdAt).toBe(first.createdAt);
+      expect(conv?.updatedAt).toBeGreaterThanOrEqual(first.updatedAt);
+    });
+
+    it('recordTurn with maxPrev 0 keeps no previous queries', async () => {
+      const conv = await h().store.recordTurn(newToken(), { query: 'q', agent: 'a' }, { maxPrev: 0, idleTtlMs: LONG });
+      expect(conv.prev).toEqual([]);
+    });
+
+    it('recordTurn keeps each agent\'s upstream session; a turn without one leaves it as it was', async () => {
+      const { store } = h();
+      const id = newToken();
+      await store.recordTurn(id, { query: 'a', agent: 'recipes', upstreamSession: { conversation_id: 'r1', n: [1, 2] } }, turnOpts);
+      await store.recordTurn(id, { query: 'b', agent: 'weather', upstreamSession: { conversation_id: 'w1' } }, turnOpts);
+      await store.recordTurn(id, { query: 'c', agent: 'recipes' }, turnOpts);
+      const conv = await store.recordTurn(id, { query: 'd', agent: 'weather', upstreamSession: { conversation_id: 'w2' } }, turnOpts);
+      expect(conv.upstream).toEqual({ recipes: { conversation_id: 'r1', n: [1, 2] }, weather: { conversation_id: 'w2' } });
+      expect(await store.getConversation(id, LONG)).toEqual(conv);
+    });
+
+    it('concurrent recordTurn calls from two replicas lose no turn', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const id = newToken();
+      const queries = Array.from({ length: 30 }, (_, i) => `q${i}`);
+      await Promise.all(queries.map((q, i) => (i % 2 ? store : peer).recordTurn(id, { query: q, agent: 'a' }, { maxPrev: 100, idleTtlMs: LONG })));
+      const conv = await store.getConversation(id, LONG);
+      expect([...(conv?.prev ?? [])].sort()).toEqual([...queries].sort());
+    });
+
+    it('setConversationAttr creates the conversation and sets attrs next to its turns', async () => {
+      const { store } = h();
+      const id = newToken();
+      await store.setConversationAttr(id, 'nlip.token', 'tok-1', LONG);
+      expect(await store.getConversation(id, LONG)).toMatchObject({ id, prev: [], upstream: {}, attrs: { 'nlip.token': 'tok-1' } });
+      await store.recordTurn(id, { query: 'q', agent: 'a' }, turnOpts);
+      await store.setConversationAttr(id, 'mcp:session', 'abc:def', LONG);
+      await store.setConversationAttr(id, 'nlip.token', 'tok-2', LONG);
+      expect(await store.getConversation(id, LONG)).toMatchObject({ prev: ['q'], attrs: { 'nlip.token': 'tok-2', 'mcp:session': 'abc:def' } });
+    });
+
+    it('a conversation expires after its idle TTL, and each read refreshes it', async () => {
+      const { store } = h();
+      const idle = newToken();
+      const read = newToken();
+      const opts = { maxPrev: 3, idleTtlMs: 600 };
+      await store.recordTurn(idle, { query: 'q', agent: 'a' }, opts);
+      await store.recordTurn(read, { query: 'q', agent: 'a' }, opts);
+      const started = Date.now();
+      await sleep(300);
+      expect(await store.getConversation(read, 600)).not.toBeNull();
+      await sleep(Math.max(0, started + 750 - Date.now()));
+      expect(await store.getConversation(idle, 600)).toBeNull();
+      // A read sets the idle TTL it is given (here a short one): then nothing else keeps it alive.
+      expect(await store.getConversation(read, 150)).not.toBeNull();
+      await sleep(350);
+      expect(await store.getConversation(read, 150)).toBeNull();
+    });
+  });
+
+  describe('records', () => {
+    it('putRecord/getRecord/deleteRecord, with namespaces kept apart', async () => {
+      const { store } = h();
+      await store.putRecord('alias', 'x', 'conv-1', LONG);
+      await store.putRecord('mcp-session', 'x', 'sess-1', LONG);
+      expect(await store.getRecord('alias', 'x')).toBe('conv-1');
+      expect(await store.getRecord('mcp-session', 'x')).toBe('sess-1');
+      await store.putRecord('alias', 'x', 'conv-2', LONG);
+      expect(await store.getRecord('alias', 'x')).toBe('conv-2');
+      await store.deleteRecord('alias', 'x');
+      expect(await store.getRecord('alias', 'x')).toBeNull();
+      expect(await store.getRecord('mcp-session', 'x')).toBe('sess-1');
+      await store.deleteRecord('alias', 'never-there');
+    });
+
+    it('a record expires after its TTL; a plain read does not extend it', async () => {
+      const { store } = h();
+      await store.putRecord('alias', 'short', 'v', 200);
+      expect(await store.getRecord('alias', 'short')).toBe('v');
+      await eventually(() => store.getRecord('alias', 'short'), (v) => v === null, 2000);
+    });
+
+    it('getRecord with touchTtlMs slides the expiry', async () => {
+      const { store } = h();
+      await store.putRecord('mcp-session', 'slide', 'v', 400);
+      await store.putRecord('mcp-session', 'still', 'v', 400);
+      const started = Date.now();
+      await sleep(200);
+      expect(await store.getRecord('mcp-session', 'slide', 400)).toBe('v');
+      await sleep(Math.max(0, started + 500 - Date.now()));
+      expect(await store.getRecord('mcp-session', 'still')).toBeNull();
+      expect(await store.getRecord('mcp-session', 'slide')).toBe('v');
+    });
+  });
+
+  describe('rate-limit hits', () => {
+    it('counts hits in a fixed window per key, and starts again after the window', async () => {
+      const { store } = h();
+      expect(await store.hit('client-a', 300)).toBe(1);
+      expect(await store.hit('client-a', 300)).toBe(2);
+      expect(await store.hit('client-b', 300)).toBe(1);
+      expect(await store.hit('client-a', 300)).toBe(3);
+      await eventually(() => store.hit('client-a', 300), (n) => n === 1, 2000);
+    });
+
+    it('a later hit does not extend the window (fixed, not sliding)', async () => {
+      const { store } = h();
+      await store.hit('fixed', 400);
+      const started = Date.now();
+      await sleep(250);
+      await store.hit('fixed', 400);
+      await sleep(Math.max(0, started + 500 - Date.now()));
+      expect(await store.hit('fixed', 400)).toBe(1);
+    });
+
+    it('concurrent hits from two replicas are all counted', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const counts = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).hit('burst', LONG)));
+      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    });
+  });
+
+  describe('growth and lifecycle', () => {
+    it('bounded growth: after promises, conversations, records and hit windows expire, the key count returns to its baseline', async () => {
+      const { store } = h();
+      const baseline = await h().keyCount();
+      const now = Date.now();
+      const ttl = 150;
+      for (let i = 0; i < 20; i++) {
+        // A mix: settled, left running with a live lease, and left running with a dead lease.
+        const p = runningPromise({ leaseUntil: i % 3 === 0 ? now - 1 : now + LONG });
+        await store.createPromise(p, ttl);
+        if (i % 3 === 1) await store.settlePromise(p.token, { status: 'done', response: answer('x') }, ttl);
+        await store.recordTurn(`conv-${i}`, { query: `q${i}`, agent: 'a', upstreamSession: { i } }, { maxPrev: 5, idleTtlMs: ttl });
+        await store.setConversationAttr(`conv-${i}`, 'k', 'v', ttl);
+        await store.putRecord('alias', `r${i}`, 'v', ttl);
+        await store.hit(`client-${i}`, ttl);
+      }
+      expect(await h().keyCount()).toBeGreaterThanOrEqual(baseline + 80);
+      // Nothing reads these keys again: reclamation is the backend's own (sweep / Redis expiry).
+      await eventually(() => h().keyCount(), (n) => n === baseline, 4000);
+    });
+
+    it('ping resolves while the backend is up', async () => {
+      await expect(h().store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

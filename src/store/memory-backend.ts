@@ -1,0 +1,105 @@
+/**
+ * The maps behind `MemoryStore`. A backend can be shared by several MemoryStore instances in one
+ * process, so "two replicas over one store" (cancel pub/sub, claim races) is testable without
+ * Redis and behaves like it.
+ *
+ * Expiry is real: every read drops an expired entry (lazy), and an unref'd sweep drops entries
+ * nobody reads again, so memory stays bounded by what is live.
+ */
+import { EventEmitter } from 'node:events';
+import type { ConversationRecord, PromiseRecord } from './store.ts';
+
+/** A value with the epoch ms at which it stops existing. */
+export interface Timed<T> {
+  value: T;
+  expiresAt: number;
+}
+
+export interface MemoryBackendOptions {
+  /** How often expired entries nobody reads are dropped. Default 5000 ms. */
+  sweepIntervalMs?: number;
+}
+
+/** Reads a live entry, deleting it when its time has passed (lazy expiry). */
+export function liveEntry<T>(map: Map<string, Timed<T>>, key: string, now: number): Timed<T> | undefined {
+  const entry = map.get(key);
+  if (entry === undefined) return undefined;
+  if (entry.expiresAt <= now) {
+    map.delete(key);
+    return undefined;
+  }
+  return entry;
+}
+
+/** In-process state shared by the MemoryStore instances attached to it (design.md "State"). */
+export class MemoryBackend {
+  readonly promises = new Map<string, Timed<PromiseRecord>>();
+  /** token → leaseUntil of running promises: the memory twin of Redis's lease ZSET. */
+  readonly leases = new Map<string, number>();
+  readonly conversations = new Map<string, Timed<ConversationRecord>>();
+  readonly records = new Map<string, Timed<string>>();
+  readonly hits = new Map<string, Timed<number>>();
+  /** Cancel pub/sub: one 'cancel' event per published token. */
+  readonly cancels = new EventEmitter();
+
+  private readonly sweepIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private users = 0;
+
+  constructor(options: MemoryBackendOptions = {}) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
+    // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
+    this.cancels.setMaxListeners(0);
+  }
+
+  /** Called by each store using this backend: the first one starts the sweep. */
+  attach(): void {
+    this.users++;
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.sweep(), this.sweepIntervalMs);
+      // The sweep must never keep a process (or a test worker) alive on its own.
+      this.timer.unref();
+    }
+  }
+
+  /** Called by each store on close: the last one stops the sweep. */
+  detach(): void {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users === 0 && this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Drops every expired entry; returns how many were dropped. */
+  sweep(now = Date.now()): number {
+    let dropped = 0;
+    for (const map of [this.promises, this.conversations, this.records, this.hits] as Array<Map<string, Timed<unknown>>>) {
+      for (const [key, entry] of map) {
+        if (entry.expiresAt <= now) {
+          map.delete(key);
+          dropped++;
+        }
+      }
+    }
+    for (const token of this.leases.keys()) {
+      if (!this.promises.has(token)) {
+        this.leases.delete(token);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */
+  size(): number {
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.hits.size;
+  }
+
+  /** A live promise entry; an expired one is dropped together with its lease. */
+  livePromise(token: string, now: number): Timed<PromiseRecord> | undefined {
+    const entry = liveEntry(this.promises, token, now);
+    if (entry === undefined) this.leases.delete(token);
+    return entry;
+  }
+}

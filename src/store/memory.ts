@@ -1,0 +1,241 @@
+/**
+ * The embedded store (design.md "State"): everything in process, nothing to set up. One replica
+ * only — unless several MemoryStore instances share one `MemoryBackend` in the same process
+ * (the contract suite's "two replicas").
+ *
+ * Atomicity: every transition is one synchronous block with no `await` inside, so on Node's one
+ * thread it cannot interleave with another transition — the memory twin of a Redis Lua script.
+ * Values are copied in and out as JSON, so callers cannot mutate stored state and what comes back
+ * is exactly what Redis would give back.
+ */
+import { GatewayError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
+import type { ConversationRecord, PromiseRecord, Settlement, Store, TurnRecord } from './store.ts';
+
+export { MemoryBackend } from './memory-backend.ts';
+
+export interface MemoryStoreOptions {
+  /** Share one backend between stores to model several replicas in one process. */
+  backend?: MemoryBackend;
+  /** Sweep interval of a backend this store creates itself. Default 5000 ms. */
+  sweepIntervalMs?: number;
+  log?: Logger;
+}
+
+type PromisePatch = Parameters<Store['updatePromise']>[2];
+
+/** Copies a JSON-shaped value the way a round trip through Redis would (undefined fields dropped). */
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** The in-process `Store` (design.md "State"): TTLs, atomic transitions, cancel fan-out. */
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  readonly backend: MemoryBackend;
+  private readonly log: Logger | undefined;
+  private readonly listeners = new Set<(token: string) => void>();
+  private closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs });
+    this.log = options.log;
+    this.backend.attach();
+  }
+
+  // ---- promises ----
+
+  async createPromise(record: PromiseRecord, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    if (this.backend.livePromise(record.token, now)) {
+      throw new GatewayError('INTERNAL_ERROR', 'A promise with this token already exists');
+    }
+    this.backend.promises.set(record.token, { value: copy(record), expiresAt: now + ttlMs });
+    if (record.status === 'running') this.backend.leases.set(record.token, record.leaseUntil);
+  }
+
+  async getPromise(token: string): Promise<PromiseRecord | null> {
+    const entry = this.backend.livePromise(token, Date.now());
+    return entry ? copy(entry.value) : null;
+  }
+
+  async settlePromise(token: string, settlement: Settlement, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const entry = this.backend.livePromise(token, now);
+    if (!entry || entry.value.status !== 'running') return false;
+    entry.value.status = settlement.status;
+    entry.value.response = copy(settlement.response);
+    entry.value.updatedAt = now;
+    entry.expiresAt = now + ttlMs;
+    this.backend.leases.delete(token);
+    return true;
+  }
+
+  async updatePromise(token: string, owner: string, patch: PromisePatch): Promise<boolean> {
+    const now = Date.now();
+    const entry = this.ownedRunning(token, owner, now);
+    if (!entry) return false;
+    for (const [field, value] of Object.entries(copy(patch))) {
+      (entry.value as unknown as Record<string, unknown>)[field] = value;
+    }
+    entry.value.updatedAt = now;
+    return true;
+  }
+
+  async renewLease(token: string, owner: string, leaseUntil: number): Promise<boolean> {
+    const now = Date.now();
+    const entry = this.ownedRunning(token, owner, now);
+    if (!entry) return false;
+    entry.value.leaseUntil = leaseUntil;
+    entry.value.updatedAt = now;
+    this.backend.leases.set(token, leaseUntil);
+    return true;
+  }
+
+  async expiredLeases(now: number, limit: number): Promise<string[]> {
+    const found: Array<[string, number]> = [];
+    for (const [token, leaseUntil] of this.backend.leases) {
+      if (leaseUntil < now && this.backend.livePromise(token, Date.now())) found.push([token, leaseUntil]);
+    }
+    // Oldest lease first, as Redis's ZRANGEBYSCORE returns them.
+    found.sort((a, b) => a[1] - b[1]);
+    return found.slice(0, Math.max(0, limit)).map(([token]) => token);
+  }
+
+  async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
+    const entry = this.backend.livePromise(token, Date.now());
+    if (!entry || entry.value.status !== 'running' || entry.value.leaseUntil >= now) return null;
+    entry.value.owner = newOwner;
+    entry.value.leaseUntil = leaseUntil;
+    entry.value.updatedAt = Date.now();
+    this.backend.leases.set(token, leaseUntil);
+    return copy(entry.value);
+  }
+
+  async expirePromise(token: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    const entry = this.backend.livePromise(token, now);
+    // Only a settled promise is shortened, and only ever shortened (never extended).
+    if (!entry || entry.value.status === 'running') return;
+    entry.expiresAt = Math.min(entry.expiresAt, now + ttlMs);
+  }
+
+  // ---- cross-replica cancel ----
+
+  async publishCancel(token: string): Promise<void> {
+    // Delivered on a later tick, like a message that travels through Redis: no handler runs
+    // inside the publisher's own call stack.
+    setImmediate(() => this.backend.cancels.emit('cancel', token));
+  }
+
+  async onCancel(handler: (token: string) => void): Promise<() => Promise<void>> {
+    const listener = (token: string): void => {
+      try {
+        handler(token);
+      } catch (err) {
+        this.log?.warn({ err }, 'cancel handler failed');
+      }
+    };
+    this.listeners.add(listener);
+    this.backend.cancels.on('cancel', listener);
+    return async () => {
+      this.listeners.delete(listener);
+      this.backend.cancels.off('cancel', listener);
+    };
+  }
+
+  // ---- conversations ----
+
+  async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
+    const now = Date.now();
+    const entry = liveEntry(this.backend.conversations, id, now);
+    if (!entry) return null;
+    entry.expiresAt = now + idleTtlMs;
+    return copy(entry.value);
+  }
+
+  async recordTurn(id: string, turn: TurnRecord, opts: { maxPrev: number; idleTtlMs: number }): Promise<ConversationRecord> {
+    const now = Date.now();
+    const entry = this.conversation(id, now, opts.idleTtlMs);
+    const conv = entry.value;
+    conv.prev.push(turn.query);
+    conv.prev = opts.maxPrev > 0 ? conv.prev.slice(-opts.maxPrev) : [];
+    if (turn.upstreamSession !== undefined) conv.upstream[turn.agent] = copy(turn.upstreamSession);
+    conv.updatedAt = now;
+    return copy(conv);
+  }
+
+  async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
+    const now = Date.now();
+    const entry = this.conversation(id, now, idleTtlMs);
+    entry.value.attrs[key] = value;
+    entry.value.updatedAt = now;
+  }
+
+  // ---- small records ----
+
+  async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
+    this.backend.records.set(`${namespace}:${id}`, { value, expiresAt: Date.now() + ttlMs });
+  }
+
+  async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
+    const now = Date.now();
+    const entry = liveEntry(this.backend.records, `${namespace}:${id}`, now);
+    if (!entry) return null;
+    if (touchTtlMs !== undefined) entry.expiresAt = now + touchTtlMs;
+    return entry.value;
+  }
+
+  async deleteRecord(namespace: string, id: string): Promise<void> {
+    this.backend.records.delete(`${namespace}:${id}`);
+  }
+
+  // ---- rate limits ----
+
+  async hit(key: string, windowMs: number): Promise<number> {
+    const now = Date.now();
+    const entry = liveEntry(this.backend.hits, key, now);
+    if (!entry) {
+      // Fixed window: it starts at the first hit and is not extended by later ones.
+      this.backend.hits.set(key, { value: 1, expiresAt: now + windowMs });
+      return 1;
+    }
+    return ++entry.value;
+  }
+
+  // ---- lifecycle ----
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new GatewayError('STORE_UNAVAILABLE', 'The state store is unavailable', { retryAfter: 1 });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of this.listeners) this.backend.cancels.off('cancel', listener);
+    this.listeners.clear();
+    this.backend.detach();
+  }
+
+  /** Test hook: entries held by the backend, expired-but-unswept ones included. */
+  size(): number {
+    return this.backend.size();
+  }
+
+  private ownedRunning(token: string, owner: string, now: number): Timed<PromiseRecord> | undefined {
+    const entry = this.backend.livePromise(token, now);
+    return entry && entry.value.status === 'running' && entry.value.owner === owner ? entry : undefined;
+  }
+
+  /** The live conversation `id` (created when absent) with its idle TTL refreshed. */
+  private conversation(id: string, now: number, idleTtlMs: number): Timed<ConversationRecord> {
+    let entry = liveEntry(this.backend.conversations, id, now);
+    if (!entry) {
+      entry = { value: { id, prev: [], upstream: {}, attrs: {}, createdAt: now, updatedAt: now }, expiresAt: 0 };
+      this.backend.conversations.set(id, entry);
+    }
+    entry.expiresAt = now + idleTtlMs;
+    return entry;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * How store records map onto Redis hashes (docs/store.md "State model"). Scalars the Lua scripts
+ * compare (status, owner, leaseUntil) are plain hash fields; nested JSON (response, request,
+ * upstream sessions) is stored as opaque JSON strings that only TypeScript parses.
+ */
+import type { ConversationRecord, PromiseRecord } from './store.ts';
+
+const NUMBER_FIELDS = ['leaseUntil', 'createdAt', 'updatedAt', 'progress', 'estimatedTime'] as const;
+const STRING_FIELDS = ['token', 'agent', 'status', 'owner', 'message', 'upstreamToken', 'conversationId'] as const;
+const JSON_FIELDS = ['response', 'request'] as const;
+
+/** Flattens a promise record into HSET field/value pairs (absent optional fields are left out). */
+export function promiseToFields(record: Partial<PromiseRecord>): string[] {
+  const out: string[] = [];
+  const r = record as Record<string, unknown>;
+  for (const f of [...NUMBER_FIELDS, ...STRING_FIELDS]) {
+    if (r[f] !== undefined && r[f] !== null) out.push(f, String(r[f]));
+  }
+  for (const f of JSON_FIELDS) {
+    if (r[f] !== undefined) out.push(f, JSON.stringify(r[f]));
+  }
+  return out;
+}
+
+/** Turns an HGETALL reply (object or flat [field, value, …] array) into pairs. */
+function pairs(reply: Record<string, string> | string[]): Array<[string, string]> {
+  if (!Array.isArray(reply)) return Object.entries(reply);
+  const out: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < reply.length; i += 2) out.push([reply[i] as string, reply[i + 1] as string]);
+  return out;
+}
+
+/** Rebuilds a promise record from its hash; null when the hash is empty (gone or expired). */
+export function promiseFromHash(reply: Record<string, string> | string[] | null): PromiseRecord | null {
+  if (reply === null) return null;
+  const entries = pairs(reply);
+  if (entries.length === 0) return null;
+  const r: Record<string, unknown> = {};
+  for (const [field, value] of entries) {
+    if ((NUMBER_FIELDS as readonly string[]).includes(field)) r[field] = Number(value);
+    else if ((JSON_FIELDS as readonly string[]).includes(field)) r[field] = JSON.parse(value);
+    else r[field] = value;
+  }
+  return r as unknown as PromiseRecord;
+}
+
+/**
+ * Rebuilds a conversation from its hash: `prev` (JSON array), `up:<agent>` (JSON object),
+ * `attr:<key>` (string), `createdAt`/`updatedAt`. Null when the hash is empty.
+ */
+export function conversationFromHash(id: string, reply: string[] | null): ConversationRecord | null {
+  if (reply === null || reply.length === 0) return null;
+  const conv: ConversationRecord = { id, prev: [], upstream: {}, attrs: {}, createdAt: 0, updatedAt: 0 };
+  for (const [field, value] of pairs(reply)) {
+    if (field === 'prev') {
+      const prev: unknown = JSON.parse(value);
+      conv.prev = Array.isArray(prev) ? prev.map(String) : [];
+    } else if (field === 'createdAt' || field === 'updatedAt') {
+      conv[field] = Number(value);
+    } else if (field.startsWith('up:')) {
+      conv.upstream[field.slice(3)] = JSON.parse(value) as Record<string, unknown>;
+    } else if (field.startsWith('attr:')) {
+      conv.attrs[field.slice(5)] = value;
+    }
+  }
+  return conv;
+}

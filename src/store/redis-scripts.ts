@@ -1,0 +1,198 @@
+/**
+ * The Lua scripts of the Redis store. Each transition that can race (design.md "State": complete
+ * vs cancel, two replicas claiming one lease) is ONE script, so Redis runs it atomically and in
+ * one round trip. Scripts are registered with ioredis `defineCommand` (EVALSHA, falling back to
+ * EVAL after a SCRIPT FLUSH or a failover to a node that never saw them).
+ *
+ * Key layout (docs/store.md): a promise is a HASH `<p>{promises}:<token>`; running promises are
+ * indexed in the ZSET `<p>{promises}` (token → leaseUntil). The `{promises}` hash tag keeps both
+ * in one Cluster slot, so a script may touch them together. Every key gets a TTL; the index's
+ * TTL is kept ≥ the longest-lived promise it lists, so it disappears once they all have.
+ *
+ * Promise fields the scripts read are scalars (status, owner, leaseUntil); JSON fields (response,
+ * request) pass through as opaque strings and are never decoded in Lua.
+ */
+import type { Cluster, Redis } from 'ioredis';
+
+/** Keeps the lease index alive at least `ttl` ms more (never shortens it). */
+const KEEP_INDEX = `
+local function keep_index(idx, ttl)
+  ttl = tonumber(ttl)
+  if ttl == nil or ttl <= 0 then return end
+  if redis.call('PTTL', idx) < ttl then redis.call('PEXPIRE', idx, ttl) end
+end
+`;
+
+/** KEYS: promise, index. ARGV: ttl, token, leaseUntil (or '' if not running), field, value, … → 1 | 0 (exists). */
+const CREATE_PROMISE = `${KEEP_INDEX}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
+  keep_index(KEYS[2], ARGV[1])
+end
+return 1
+`;
+
+/** KEYS: promise, index. ARGV: token, status, responseJson, ttl, now → 1 (this call settled it) | 0. */
+const SETTLE_PROMISE = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+redis.call('HSET', KEYS[1], 'status', ARGV[2], 'response', ARGV[3], 'updatedAt', ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+`;
+
+/** KEYS: promise. ARGV: owner, field, value, … (updatedAt included) → 1 | 0 (not running or not owner). */
+const UPDATE_PROMISE = `
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'running' or s[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+return 1
+`;
+
+/** KEYS: promise, index. ARGV: token, owner, leaseUntil, now → 1 | 0. */
+const RENEW_LEASE = `${KEEP_INDEX}
+local s = redis.call('HMGET', KEYS[1], 'status', 'owner')
+if s[1] ~= 'running' or s[2] ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'leaseUntil', ARGV[3], 'updatedAt', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+keep_index(KEYS[2], redis.call('PTTL', KEYS[1]))
+return 1
+`;
+
+/** KEYS: promise, index. ARGV: token, newOwner, leaseUntil, now, updatedAt → the record (HGETALL) | nil. */
+const CLAIM_EXPIRED_LEASE = `${KEEP_INDEX}
+local s = redis.call('HMGET', KEYS[1], 'status', 'leaseUntil')
+if s[1] ~= 'running' or (tonumber(s[2]) or 0) >= tonumber(ARGV[4]) then return nil end
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'leaseUntil', ARGV[3], 'updatedAt', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+keep_index(KEYS[2], redis.call('PTTL', KEYS[1]))
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/**
+ * KEYS: index. ARGV: now, limit, promiseKeyPrefix → tokens of running promises whose lease ended
+ * before now, oldest first. Entries whose promise expired or settled are pruned on the way (the
+ * promise keys share the index's hash slot, so reading them here is Cluster-safe).
+ */
+const EXPIRED_LEASES = `
+local limit = tonumber(ARGV[2])
+local out = {}
+if limit <= 0 then return out end
+for round = 1, 8 do
+  local batch = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', #out, limit - #out)
+  if #batch == 0 then break end
+  local pruned = 0
+  for _, token in ipairs(batch) do
+    if redis.call('HGET', ARGV[3] .. token, 'status') == 'running' then
+      out[#out + 1] = token
+    else
+      redis.call('ZREM', KEYS[1], token)
+      pruned = pruned + 1
+    end
+  end
+  if pruned == 0 or #out >= limit then break end
+end
+return out
+`;
+
+/** KEYS: promise. ARGV: ttl → shortens (never extends) the life of a settled promise. */
+const EXPIRE_PROMISE = `
+local st = redis.call('HGET', KEYS[1], 'status')
+if not st or st == 'running' then return 0 end
+local cur = redis.call('PTTL', KEYS[1])
+if cur < 0 or cur > tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return 1
+`;
+
+/** KEYS: conversation. ARGV: idleTtl → HGETALL with the idle TTL refreshed | nil. */
+const GET_CONVERSATION = `
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return nil end
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/**
+ * KEYS: conversation. ARGV: now, query, maxPrev, idleTtl, agent, upstreamJson ('' = keep) → HGETALL.
+ * prev is a JSON array of strings that only this script writes (cjson decodes only what cjson
+ * encoded); an empty array is written literally because cjson would encode it as {}.
+ */
+const RECORD_TURN = `
+local max = tonumber(ARGV[3])
+local prev = {}
+local raw = redis.call('HGET', KEYS[1], 'prev')
+if raw and raw ~= '[]' then prev = cjson.decode(raw) end
+prev[#prev + 1] = ARGV[2]
+local kept = {}
+for i = math.max(1, #prev - max + 1), #prev do kept[#kept + 1] = prev[i] end
+local enc = '[]'
+if #kept > 0 then enc = cjson.encode(kept) end
+redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[1])
+redis.call('HSET', KEYS[1], 'prev', enc, 'updatedAt', ARGV[1])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'up:' .. ARGV[5], ARGV[6]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/** KEYS: conversation. ARGV: now, field, value, idleTtl. */
+const SET_CONVERSATION_ATTR = `
+redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3], 'updatedAt', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
+/** KEYS: record. ARGV: ttl → the value with its TTL reset (sliding expiry) | nil. */
+const TOUCH_RECORD = `
+local v = redis.call('GET', KEYS[1])
+if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return v
+`;
+
+/** KEYS: counter. ARGV: window → the count in the current fixed window (INCR + PEXPIRE on first hit). */
+const HIT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`;
+
+type Arg = string | number;
+type Reply<T> = Promise<T>;
+
+/** The scripted commands, as `defineScripts` adds them to a client. */
+export interface StoreScripts {
+  nlgateCreatePromise(promise: string, index: string, ...args: Arg[]): Reply<number>;
+  nlgateSettlePromise(promise: string, index: string, ...args: Arg[]): Reply<number>;
+  nlgateUpdatePromise(promise: string, ...args: Arg[]): Reply<number>;
+  nlgateRenewLease(promise: string, index: string, ...args: Arg[]): Reply<number>;
+  nlgateClaimExpiredLease(promise: string, index: string, ...args: Arg[]): Reply<string[] | null>;
+  nlgateExpiredLeases(index: string, ...args: Arg[]): Reply<string[]>;
+  nlgateExpirePromise(promise: string, ttl: number): Reply<number>;
+  nlgateGetConversation(conversation: string, idleTtl: number): Reply<string[] | null>;
+  nlgateRecordTurn(conversation: string, ...args: Arg[]): Reply<string[]>;
+  nlgateSetConversationAttr(conversation: string, ...args: Arg[]): Reply<number>;
+  nlgateTouchRecord(record: string, ttl: number): Reply<string | null>;
+  nlgateHit(counter: string, window: number): Reply<number>;
+}
+
+const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys: number }> = {
+  nlgateCreatePromise: { lua: CREATE_PROMISE, numberOfKeys: 2 },
+  nlgateSettlePromise: { lua: SETTLE_PROMISE, numberOfKeys: 2 },
+  nlgateUpdatePromise: { lua: UPDATE_PROMISE, numberOfKeys: 1 },
+  nlgateRenewLease: { lua: RENEW_LEASE, numberOfKeys: 2 },
+  nlgateClaimExpiredLease: { lua: CLAIM_EXPIRED_LEASE, numberOfKeys: 2 },
+  nlgateExpiredLeases: { lua: EXPIRED_LEASES, numberOfKeys: 1 },
+  nlgateExpirePromise: { lua: EXPIRE_PROMISE, numberOfKeys: 1 },
+  nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 1 },
+  nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 1 },
+  nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 1 },
+  nlgateTouchRecord: { lua: TOUCH_RECORD, numberOfKeys: 1 },
+  nlgateHit: { lua: HIT, numberOfKeys: 1 },
+};
+
+/** Registers the store's scripts on a client and returns it typed with them. */
+export function defineScripts(client: Redis | Cluster): StoreScripts {
+  for (const [name, def] of Object.entries(SCRIPTS)) client.defineCommand(name, def);
+  return client as unknown as StoreScripts;
+}

@@ -1,0 +1,289 @@
+/**
+ * The Redis store (design.md "State"): promise and conversation state shared by every gateway
+ * replica, surviving restarts. Every racing transition is one Lua script (redis-scripts.ts), every
+ * key lives under the prefix with a TTL, and cancels fan out over pub/sub on a second connection.
+ *
+ * Outages fail fast: a command is sent only on a ready connection (waiting at most a connect
+ * timeout while one is being made), otherwise it rejects with STORE_UNAVAILABLE at once; ioredis
+ * keeps reconnecting with capped backoff, and the same store works again when Redis is back.
+ */
+import type { Cluster, Redis } from 'ioredis';
+import { GatewayError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
+import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
+import { defineScripts, type StoreScripts } from './redis-scripts.ts';
+import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
+import type { ConversationRecord, PromiseRecord, Settlement, Store, TurnRecord } from './store.ts';
+
+type Client = Redis | Cluster;
+
+export { storeUnavailable, toStoreError } from './redis-connection.ts';
+
+export interface RedisStoreOptions {
+  /** redis://, rediss://, redis-sentinel://, redis-cluster:// (docs/store.md "URL forms"). */
+  url?: string;
+  /** An existing client (its owner closes it; the store closes only its own subscriber). */
+  client?: Client;
+  /** Namespace of every key and of the cancel channel. Default `nlgate:`. */
+  prefix?: string;
+  log?: Logger;
+  tuning?: Partial<RedisTuning>;
+}
+
+const ms = (n: number): number => Math.max(1, Math.ceil(n));
+
+/** The Redis-backed `Store` (design.md "State"; key layout and round trips in docs/store.md). */
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly prefix: string;
+  readonly client: Client;
+  private readonly scripts: StoreScripts;
+  private readonly ownsClient: boolean;
+  private readonly tuning: RedisTuning;
+  private readonly gate: ReadyGate;
+  private readonly log: Logger | undefined;
+  private readonly channel: string;
+  private readonly handlers = new Set<(token: string) => void>();
+  private subscriber: Client | undefined;
+  private subscribing: Promise<void> | undefined;
+  private readonly unwatch: Array<() => void> = [];
+  private closed = false;
+
+  constructor(options: RedisStoreOptions) {
+    this.prefix = options.prefix ?? 'nlgate:';
+    this.log = options.log;
+    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
+    if (options.client) {
+      this.client = options.client;
+      this.ownsClient = false;
+    } else {
+      if (!options.url) throw new GatewayError('CONFIG_ERROR', 'The Redis store needs store.url or a client');
+      this.client = createRedisClient(parseRedisUrl(options.url), this.tuning);
+      this.ownsClient = true;
+    }
+    this.watch(this.client, 'store');
+    this.scripts = defineScripts(this.client);
+    this.gate = new ReadyGate(this.client, this.tuning.connectTimeoutMs);
+    this.channel = `${this.prefix}cancel`;
+  }
+
+  // ---- keys (all under the prefix; promise keys share the {promises} hash slot) ----
+  private promiseKey(token: string): string {
+    return `${this.prefix}{promises}:${token}`;
+  }
+  private get indexKey(): string {
+    return `${this.prefix}{promises}`;
+  }
+  private conversationKey(id: string): string {
+    return `${this.prefix}conv:${id}`;
+  }
+  private recordKey(namespace: string, id: string): string {
+    return `${this.prefix}rec:${namespace}:${id}`;
+  }
+
+  // ---- promises ----
+
+  async createPromise(record: PromiseRecord, ttlMs: number): Promise<void> {
+    const lease = record.status === 'running' ? record.leaseUntil : '';
+    const fields = promiseToFields(record);
+    const created = await this.run(() =>
+      this.scripts.nlgateCreatePromise(this.promiseKey(record.token), this.indexKey, ms(ttlMs), record.token, lease, ...fields),
+    );
+    if (created !== 1) throw new GatewayError('INTERNAL_ERROR', 'A promise with this token already exists');
+  }
+
+  async getPromise(token: string): Promise<PromiseRecord | null> {
+    return promiseFromHash(await this.run(() => this.client.hgetall(this.promiseKey(token))));
+  }
+
+  async settlePromise(token: string, settlement: Settlement, ttlMs: number): Promise<boolean> {
+    const response = JSON.stringify(settlement.response);
+    const won = await this.run(() =>
+      this.scripts.nlgateSettlePromise(this.promiseKey(token), this.indexKey, token, settlement.status, response, ms(ttlMs), Date.now()),
+    );
+    return won === 1;
+  }
+
+  async updatePromise(token: string, owner: string, patch: Parameters<Store['updatePromise']>[2]): Promise<boolean> {
+    const fields = promiseToFields({ ...patch, updatedAt: Date.now() });
+    return (await this.run(() => this.scripts.nlgateUpdatePromise(this.promiseKey(token), owner, ...fields))) === 1;
+  }
+
+  async renewLease(token: string, owner: string, leaseUntil: number): Promise<boolean> {
+    const renewed = await this.run(() =>
+      this.scripts.nlgateRenewLease(this.promiseKey(token), this.indexKey, token, owner, leaseUntil, Date.now()),
+    );
+    return renewed === 1;
+  }
+
+  async expiredLeases(now: number, limit: number): Promise<string[]> {
+    // The script reads promise keys by name: ioredis's keyPrefix (if a given client has one) applies.
+    const clientPrefix = (this.client.options as { keyPrefix?: string }).keyPrefix ?? '';
+    const promisePrefix = `${clientPrefix}${this.prefix}{promises}:`;
+    return this.run(() => this.scripts.nlgateExpiredLeases(this.indexKey, now, Math.floor(limit), promisePrefix));
+  }
+
+  async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
+    const reply = await this.run(() =>
+      this.scripts.nlgateClaimExpiredLease(this.promiseKey(token), this.indexKey, token, newOwner, leaseUntil, now, Date.now()),
+    );
+    return promiseFromHash(reply);
+  }
+
+  async expirePromise(token: string, ttlMs: number): Promise<void> {
+    await this.run(() => this.scripts.nlgateExpirePromise(this.promiseKey(token), ms(ttlMs)));
+  }
+
+  // ---- cross-replica cancel ----
+
+  async publishCancel(token: string): Promise<void> {
+    await this.run(() => this.client.publish(this.channel, token));
+  }
+
+  async onCancel(handler: (token: string) => void): Promise<() => Promise<void>> {
+    this.handlers.add(handler);
+    try {
+      await this.subscribe();
+    } catch (err) {
+      this.handlers.delete(handler);
+      throw toStoreError(err);
+    }
+    return async () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  /** Opens the subscriber connection once; ioredis re-subscribes it after every reconnect. */
+  private subscribe(): Promise<void> {
+    if (this.closed) return Promise.reject(storeUnavailable());
+    if (!this.subscriber) {
+      const sub = this.client.duplicate();
+      this.subscriber = sub;
+      this.watch(sub, 'subscriber');
+      sub.on('message', (channel: string, token: string) => {
+        if (channel !== this.channel) return;
+        for (const handler of this.handlers) {
+          try {
+            handler(token);
+          } catch (err) {
+            this.log?.warn({ err }, 'cancel handler failed');
+          }
+        }
+      });
+    }
+    const sub = this.subscriber;
+    this.subscribing ??= new ReadyGate(sub, this.tuning.connectTimeoutMs)
+      .wait()
+      .then(async () => {
+        await sub.subscribe(this.channel);
+      })
+      .catch((err: unknown) => {
+        this.subscribing = undefined;
+        throw err;
+      });
+    return this.subscribing;
+  }
+
+  // ---- conversations ----
+
+  async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
+    const reply = await this.run(() => this.scripts.nlgateGetConversation(this.conversationKey(id), ms(idleTtlMs)));
+    return conversationFromHash(id, reply);
+  }
+
+  async recordTurn(id: string, turn: TurnRecord, opts: { maxPrev: number; idleTtlMs: number }): Promise<ConversationRecord> {
+    const upstream = turn.upstreamSession === undefined ? '' : JSON.stringify(turn.upstreamSession);
+    const reply = await this.run(() =>
+      this.scripts.nlgateRecordTurn(
+        this.conversationKey(id),
+        Date.now(),
+        turn.query,
+        Math.max(0, Math.floor(opts.maxPrev)),
+        ms(opts.idleTtlMs),
+        turn.agent,
+        upstream,
+      ),
+    );
+    return conversationFromHash(id, reply) as ConversationRecord;
+  }
+
+  async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
+    await this.run(() =>
+      this.scripts.nlgateSetConversationAttr(this.conversationKey(id), Date.now(), `attr:${key}`, value, ms(idleTtlMs)),
+    );
+  }
+
+  // ---- small records ----
+
+  async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
+    await this.run(() => this.client.set(this.recordKey(namespace, id), value, 'PX', ms(ttlMs)));
+  }
+
+  async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
+    const key = this.recordKey(namespace, id);
+    if (touchTtlMs === undefined) return this.run(() => this.client.get(key));
+    return this.run(() => this.scripts.nlgateTouchRecord(key, ms(touchTtlMs)));
+  }
+
+  async deleteRecord(namespace: string, id: string): Promise<void> {
+    await this.run(() => this.client.del(this.recordKey(namespace, id)));
+  }
+
+  // ---- rate limits ----
+
+  async hit(key: string, windowMs: number): Promise<number> {
+    return this.run(() => this.scripts.nlgateHit(`${this.prefix}hit:${key}`, ms(windowMs)));
+  }
+
+  // ---- lifecycle ----
+
+  async ping(): Promise<void> {
+    await this.run(() => this.client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.handlers.clear();
+    const conns = [...(this.subscriber ? [this.subscriber] : []), ...(this.ownsClient ? [this.client] : [])];
+    await Promise.all(conns.map((c) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect())));
+    // A caller's client stays open: leave it as it was given, without our listeners.
+    if (!this.ownsClient) this.unwatch.forEach((dispose) => dispose());
+  }
+
+  /** Runs one command on a ready connection, mapping every failure to a GatewayError. */
+  private async run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.closed) throw storeUnavailable();
+    try {
+      await this.gate.wait();
+      return await command();
+    } catch (err) {
+      throw toStoreError(err);
+    }
+  }
+
+  /**
+   * Logs an outage once (not on every reconnect attempt) and its end. The 'error' listener also
+   * keeps ioredis from printing every failed reconnect to the console.
+   */
+  private watch(client: Client, role: string): void {
+    let down = false;
+    const onError = (err: Error): void => {
+      if (down) return;
+      down = true;
+      this.log?.warn({ role, err: err.message }, 'state store connection lost; reconnecting');
+    };
+    const onReady = (): void => {
+      if (!down) return;
+      down = false;
+      this.log?.info({ role }, 'state store connection restored');
+    };
+    client.on('error', onError);
+    client.on('ready', onReady);
+    this.unwatch.push(() => {
+      client.off('error', onError);
+      client.off('ready', onReady);
+    });
+  }
+}

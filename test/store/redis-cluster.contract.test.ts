@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/logger.ts';
+import { runStoreContract } from '../../src/store/contract.ts';
+import { RedisStore } from '../../src/store/redis.ts';
+import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
+import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+
+// A one-node Redis Cluster still enforces Cluster rules for declared keys: a command or script
+// whose KEYS span two hash slots fails with CROSSSLOT, so the contract passing here proves that
+// every multi-key script keeps its keys in one slot. (Keys a script reads by name — expiredLeases
+// reads promise hashes — are not checked on one node; the KEYSLOT case below pins them down.)
+// REDIS_URL points at a plain Redis, so this suite needs its own server.
+
+describeOwnRedis('RedisStore on a one-node Redis Cluster (redis-cluster:// URL)', () => {
+  let server: RedisServer;
+  let admin: Redis;
+  beforeAll(async () => {
+    server = await startRedis({ cluster: true });
+    admin = new Redis(server.url);
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await server?.stop();
+  });
+
+  runStoreContract('redis cluster', async () => {
+    const prefix = `nlgate-cl-${randomBytes(6).toString('hex')}:`;
+    const stores: RedisStore[] = [];
+    const open = async (): Promise<RedisStore> => {
+      const store = new RedisStore({ url: `redis-cluster://127.0.0.1:${server.port}`, prefix, log: silentLogger });
+      stores.push(store);
+      await store.ping();
+      return store;
+    };
+    const store = await open();
+    return {
+      store,
+      peer: open,
+      keyCount: () => countKeys(admin, prefix),
+      cleanup: async () => {
+        await Promise.all(stores.map((s) => s.close()));
+        await deleteKeys(admin, prefix);
+      },
+    };
+  });
+
+  it('the URL builds an ioredis Cluster client (not a plain connection)', async () => {
+    const store = new RedisStore({ url: `redis-cluster://127.0.0.1:${server.port}`, log: silentLogger });
+    expect(store.client).toBeInstanceOf(Cluster);
+    await store.ping();
+    await store.close();
+  });
+
+  it('a script declaring keys in two slots is refused here, so the contract above would catch a bad layout', async () => {
+    await expect(admin.eval("return redis.call('GET', KEYS[1]) or redis.call('GET', KEYS[2])", 2, 'a', 'b')).rejects.toThrow(/CROSSSLOT/);
+  });
+
+  it('the lease index and every promise hash share one hash slot, whatever the prefix or token', async () => {
+    for (const prefix of ['nlgate:', 'tenant-7:', 'a:b:c:']) {
+      const index = await admin.cluster('KEYSLOT', `${prefix}{promises}`);
+      for (const token of ['x', randomBytes(16).toString('base64url'), '{weird}']) {
+        expect(await admin.cluster('KEYSLOT', `${prefix}{promises}:${token}`)).toBe(index);
+      }
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/logger.ts';
+import { runStoreContract } from '../../src/store/contract.ts';
+import { runningPromise } from '../../src/store/contract-helpers.ts';
+import { RedisStore } from '../../src/store/redis.ts';
+import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
+import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+
+describeRedis('RedisStore on a spawned redis-server', () => {
+  let server: RedisServer;
+  let admin: Redis;
+  beforeAll(async () => {
+    server = await startRedis();
+    admin = new Redis(server.url);
+  });
+  afterAll(async () => {
+    admin?.disconnect();
+    await server?.stop();
+  });
+
+  runStoreContract('redis', async () => {
+    // A fresh prefix per case isolates it, and keyCount counts exactly this case's keys.
+    const prefix = `nlgate-test-${randomBytes(6).toString('hex')}:`;
+    const stores: RedisStore[] = [];
+    const open = async (): Promise<RedisStore> => {
+      const store = new RedisStore({ url: server.url, prefix, log: silentLogger });
+      stores.push(store);
+      await store.ping();
+      return store;
+    };
+    const store = await open();
+    return {
+      store,
+      peer: open,
+      keyCount: () => countKeys(admin, prefix),
+      cleanup: async () => {
+        await Promise.all(stores.map((s) => s.close()));
+        await deleteKeys(admin, prefix);
+      },
+    };
+  });
+
+  it('every key the store writes is under the prefix and has a TTL', async () => {
+    const prefix = `nlgate-ttl-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ url: server.url, prefix, log: silentLogger });
+    const token = randomBytes(16).toString('base64url');
+    const now = Date.now();
+    await store.createPromise({ token, agent: 'a', status: 'running', owner: 'o', leaseUntil: now - 1, createdAt: now, updatedAt: now }, 60_000);
+    await store.claimExpiredLease(token, 'p', now + 1000, now);
+    await store.recordTurn('c1', { query: 'q', agent: 'a', upstreamSession: { x: 1 } }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.setConversationAttr('c2', 'k', 'v', 60_000);
+    await store.putRecord('ns', 'id', 'v', 60_000);
+    await store.getRecord('ns', 'id', 60_000);
+    await store.hit('k', 60_000);
+    const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    expect(keys.sort()).toEqual(
+      [`${prefix}{promises}`, `${prefix}{promises}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`].sort(),
+    );
+    for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
+    await store.close();
+    await deleteKeys(admin, prefix);
+  });
+
+  it('works on a client the caller passes in, honours its ioredis keyPrefix, and leaves that client open on close', async () => {
+    const client = new Redis(server.url, { keyPrefix: 'kp:' });
+    const prefix = `nlgate-own-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ client, prefix, log: silentLogger });
+    const now = Date.now();
+    const dead = runningPromise({ leaseUntil: now - 1 });
+    await store.createPromise(dead, 60_000);
+    // expiredLeases reads promise hashes by name inside Lua: the client's keyPrefix must apply there too.
+    expect(await store.expiredLeases(now, 10)).toEqual([dead.token]);
+    expect(await admin.exists(`kp:${prefix}{promises}:${dead.token}`)).toBe(1);
+    const seen: string[] = [];
+    await store.onCancel((t) => seen.push(t));
+    await store.publishCancel('c1');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual(['c1']);
+    await store.close();
+    expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+    await deleteKeys(admin, `kp:${prefix}`);
+  });
+});
