@@ -50,6 +50,8 @@ export interface AgentDescription {
     summarize?: boolean;
     /** Response formats the agent renders itself; the gateway renders the standard two for everyone. */
     responseFormats?: string[];
+    /** Takes binary parts (images, audio) in `query.attachments`; others get them named in a reply. */
+    attachments?: boolean;
   };
 }
 

@@ -1,0 +1,74 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { toGatewayError } from '../../core/errors.ts';
+import { parseNlipText, toWire } from '../../protocol/nlip/index.ts';
+import type { Binding, BindingContext } from '../types.ts';
+import { answerMessage } from './answer.ts';
+import { renderRejection } from './reply.ts';
+import { handleUpload, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
+
+/** Room for the multipart framing around an upload of the largest allowed size. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/** The mount prefix of a request: `''` at the root, `/agents/{name}` under an agent. */
+function mountPrefix(c: Context): string {
+  const agent = c.req.param('agent');
+  return agent !== undefined ? `/agents/${encodeURIComponent(agent)}` : '';
+}
+
+/**
+ * The NLIP HTTP binding (ECMA-430 + its HTTP binding, interop.md "NLIP"): `POST /nlip` and
+ * `POST /nlip/` take a message and answer with one; `POST /nlip/upload/` takes large content (6.4).
+ * Only a body that is not JSON or not an NLIP message gets a 4xx; everything else is HTTP 200 with
+ * an NLIP reply, because the reference client raises on any other status.
+ */
+function routes({ gateway, settings }: BindingContext): Hono {
+  const app = new Hono();
+  const reject = (c: Context, status: 400 | 405 | 413 | 500, text: string, code: string) => c.json(toWire(renderRejection(text, code)), status);
+  const messageLimit = bodyLimit({
+    maxSize: settings.bodyLimitBytes,
+    onError: (c) => reject(c, 413, `The message is larger than ${settings.bodyLimitBytes} bytes: upload large content to the upload end-point (6.4).`, 'PAYLOAD_TOO_LARGE'),
+  });
+  const uploadLimit = bodyLimit({
+    maxSize: UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD,
+    onError: (c) => reject(c, 413, `The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE'),
+  });
+  // Last resort (a bug): still an NLIP body, never a stack trace or an HTML page.
+  app.onError((err, c) => {
+    gateway.log.error({ err: String(err) }, 'NLIP binding error');
+    return reject(c, 500, toGatewayError(err).message, 'INTERNAL_ERROR');
+  });
+
+  const base = (c: Context) => settings.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+
+  const message = async (c: Context) => {
+    const parsed = parseNlipText(await c.req.text());
+    if (!parsed.ok) return reject(c, 400, `Bad request: ${parsed.error}`, 'INVALID_REQUEST');
+    const agent = c.req.param('agent');
+    const authorization = c.req.header('authorization');
+    const reply = await answerMessage(
+      {
+        gateway,
+        signal: c.req.raw.signal,
+        uploadUrl: `${base(c)}${uploadPath(mountPrefix(c))}`,
+        ...(agent !== undefined ? { agent } : {}),
+        ...(authorization !== undefined ? { authorization } : {}),
+      },
+      parsed,
+    );
+    return c.json(toWire(reply));
+  };
+  const upload = (c: Context) => handleUpload(c, gateway.store, `${base(c)}${uploadPath(mountPrefix(c))}`);
+
+  app.post('/nlip', messageLimit, message);
+  app.post('/nlip/', messageLimit, message);
+  app.post('/nlip/upload', uploadLimit, upload);
+  app.post('/nlip/upload/', uploadLimit, upload);
+  app.on(['GET', 'PUT', 'DELETE', 'PATCH'], ['/nlip', '/nlip/', '/nlip/upload', '/nlip/upload/'], (c) => {
+    c.header('Allow', 'POST');
+    return reject(c, 405, 'Use POST with an NLIP message (a JSON object).', 'INVALID_REQUEST');
+  });
+  return app;
+}
+
+export const nlipHttpBinding: Binding = { name: 'nlip-http', perAgent: true, routes };

@@ -1,0 +1,96 @@
+import type { AskRequest } from '../../protocol/nlweb/index.ts';
+import {
+  ATTACHMENTS_KEY,
+  authTokens,
+  binaryParts,
+  jsonParts,
+  messageLocations,
+  messageText,
+  type MediaAttachment,
+  type NlipMessage,
+} from '../../protocol/nlip/index.ts';
+import { toAttachment } from '../../protocol/nlip/index.ts';
+
+/**
+ * An NLIP message as the canonical ask (design.md mapping table): the text parts are `query.text`;
+ * `location` parts the `location` filter; `structured`/`json` parts labelled `context` the context,
+ * other JSON objects filters; `binary` parts (and uploads they reference) attachments, for agents
+ * that take them. What cannot go to the agent is named in `notes`, for the reply.
+ */
+
+/** Labels whose JSON objects are context; all other JSON objects are query filters. */
+const CONTEXT_LABEL = 'context';
+/** JSON parts with these labels are not for the agent (the gateway's own reply parts, echoed back). */
+const IGNORED_LABELS = new Set(['elicitation', 'promise', 'upload']);
+
+/** The ask, plus what the reply should say about parts that did not reach the agent. */
+export interface NlipAsk {
+  request: AskRequest;
+  /** The question, empty when the message had no text. */
+  text: string;
+  attachments: MediaAttachment[];
+  notes: string[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** 5.3 Reads the message into an ask; `uploads` are attachments already loaded from upload references. */
+export function readAsk(msg: NlipMessage, opts: { conversationId?: string; uploads: MediaAttachment[] }): NlipAsk {
+  const text = messageText(msg);
+  const notes: string[] = [];
+  const filters: Record<string, unknown> = {};
+  const context: Record<string, unknown> = {};
+  for (const { label, value } of jsonParts(msg)) {
+    if (label !== undefined && IGNORED_LABELS.has(label.toLowerCase())) continue;
+    if (!isObject(value)) {
+      notes.push(`A structured/json part${label ? ` labelled "${label}"` : ''} is not a JSON object and was not used.`);
+      continue;
+    }
+    Object.assign(label?.toLowerCase() === CONTEXT_LABEL ? context : filters, value);
+  }
+  // The question is the text; a filter never replaces it.
+  delete filters.text;
+
+  const location = messageLocations(msg)[0];
+  if (location) {
+    filters.location =
+      location.kind === 'text' ? location.text : { '@type': 'GeoCoordinates', latitude: location.latitude, longitude: location.longitude };
+  }
+
+  const attachments = [...opts.uploads];
+  for (const b of binaryParts(msg)) {
+    if (b.data === null) notes.push(`A binary part (${b.subformat || 'no subformat'}) is not valid base64 and was not used.`);
+    else attachments.push(toAttachment(b.subformat, b.data, b.label));
+  }
+
+  const request: AskRequest = { query: { ...filters, text } };
+  if (Object.keys(context).length > 0) request.context = context as AskRequest['context'];
+  if (opts.conversationId) request.meta = { session_context: { conversation_id: opts.conversationId } };
+  return { request, text, attachments, notes };
+}
+
+/** Puts attachments into the request (for an agent that takes them, docs/nlip.md). */
+export function withAttachments(request: AskRequest, attachments: MediaAttachment[]): AskRequest {
+  if (attachments.length === 0) return request;
+  return { ...request, context: { ...request.context, [ATTACHMENTS_KEY]: attachments } };
+}
+
+/** A sentence naming attachments an agent cannot take. */
+export function attachmentsNote(agent: string, attachments: MediaAttachment[]): string {
+  const kinds = attachments.map((a) => a.name ? `${a.name} (${a.encodingFormat})` : a.encodingFormat);
+  return `Agent "${agent}" does not take binary content, so ${attachments.length === 1 ? 'this part was' : 'these parts were'} not passed on: ${kinds.join(', ')}.`;
+}
+
+/**
+ * 6.5 + transport: the client's credential, from the `Authorization` header or an `authentication`
+ * / `authorization` token submessage (a bare token becomes a Bearer credential).
+ */
+export function readCredentials(header: string | undefined, msg: NlipMessage): { authorization?: string } | undefined {
+  const fromHeader = header?.trim();
+  if (fromHeader) return { authorization: fromHeader };
+  const token = authTokens(msg)[0];
+  if (token === undefined) return undefined;
+  return { authorization: /\s/.test(token) ? token : `Bearer ${token}` };
+}

@@ -1,0 +1,99 @@
+import type { Context } from 'hono';
+import type { Store } from '../../store/store.ts';
+import { newToken } from '../../core/ids.ts';
+import {
+  nlipMessage,
+  structuredParts,
+  textPart,
+  toAttachment,
+  toWire,
+  uriPart,
+  type MediaAttachment,
+  type NlipMessage,
+} from '../../protocol/nlip/index.ts';
+import { renderRejection } from './reply.ts';
+
+/**
+ * ECMA-430 6.4 / 7.3: large binary content goes to `POST /nlip/upload/` (multipart field `contents`,
+ * as the reference server takes it) instead of base64 inside a message. The bytes are kept in the
+ * store (namespace `nlip-upload`, a TTL and a size cap) under an unguessable id; the reply gives a
+ * `structured`/`uri` reference that a later message carries. The gateway only ever looks the id up
+ * in its store: it never fetches a URI from a message.
+ */
+
+export const UPLOAD_NAMESPACE = 'nlip-upload';
+/** Uploads live this long. */
+export const UPLOAD_TTL_MS = 3_600_000;
+/** The largest upload kept (the store holds it base64-encoded). */
+export const UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
+
+const REFERENCE = /\/nlip\/upload\/(upload_[A-Za-z0-9_-]{16,64})\/?$/;
+
+interface StoredUpload {
+  name: string;
+  type: string;
+  data: string;
+}
+
+/** The path uploads are posted to, under a mount prefix (`''` or `/agents/{name}`). */
+export function uploadPath(prefix: string): string {
+  return `${prefix}/nlip/upload/`;
+}
+
+/** Handles `POST /nlip/upload/`: stores the `contents` file and answers with its reference (6.4). */
+export async function handleUpload(c: Context, store: Store, base: string): Promise<Response> {
+  let form: Record<string, string | File | (string | File)[]>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    return c.json(toWire(renderRejection('The upload must be multipart/form-data with a file field "contents".', 'INVALID_REQUEST')), 400);
+  }
+  const file = form.contents;
+  if (!(file instanceof File)) {
+    return c.json(toWire(renderRejection('The upload must be multipart/form-data with a file field "contents".', 'INVALID_REQUEST')), 400);
+  }
+  if (file.size > UPLOAD_MAX_BYTES) {
+    return c.json(toWire(renderRejection(`The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE')), 413);
+  }
+  const id = newToken('upload');
+  const record: StoredUpload = {
+    name: file.name.slice(0, 200),
+    type: file.type || 'application/octet-stream',
+    data: Buffer.from(await file.arrayBuffer()).toString('base64'),
+  };
+  await store.putRecord(UPLOAD_NAMESPACE, id, JSON.stringify(record), UPLOAD_TTL_MS);
+  const reference = `${base}${id}`;
+  const reply = nlipMessage(
+    textPart(`File ${record.name || 'upload'} uploaded (${file.size} bytes). Send the structured/uri submessage below in a message to use it; it expires in ${UPLOAD_TTL_MS / 60_000} minutes.`),
+    [uriPart(reference, 'upload')],
+  );
+  return c.json(toWire(reply));
+}
+
+/**
+ * The uploads a message references (`structured`/`uri` parts naming an upload of this gateway), as
+ * attachments; unknown or expired references are named in `missing`. Other URIs are ignored.
+ */
+export async function loadUploads(store: Store, msg: NlipMessage): Promise<{ uploads: MediaAttachment[]; missing: string[] }> {
+  const uploads: MediaAttachment[] = [];
+  const missing: string[] = [];
+  for (const part of structuredParts(msg, 'uri')) {
+    if (typeof part.content !== 'string') continue;
+    let path: string;
+    try {
+      path = new URL(part.content, 'http://reference.invalid').pathname;
+    } catch {
+      continue;
+    }
+    const id = REFERENCE.exec(path)?.[1];
+    if (id === undefined) continue;
+    const raw = await store.getRecord(UPLOAD_NAMESPACE, id);
+    const rec = raw ? (JSON.parse(raw) as StoredUpload) : null;
+    if (!rec) {
+      missing.push('An upload this message references is unknown or has expired; upload it again.');
+      continue;
+    }
+    uploads.push(toAttachment(rec.type, Buffer.from(rec.data, 'base64'), rec.name || part.label));
+  }
+  return { uploads, missing };
+}
