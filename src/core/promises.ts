@@ -85,49 +85,35 @@ export class PromiseService {
 
   /** Turns a call still running here into a promise: stores it, keeps it running, settles it when done. */
   async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string }): Promise<PromiseInfo> {
-    const now = Date.now();
-    const token = newToken('prm');
-    await this.store.createPromise(
-      {
-        token,
-        agent,
-        status: 'running',
-        owner: this.settings.replicaId,
-        leaseUntil: now + this.settings.leaseMs,
-        createdAt: now,
-        updatedAt: now,
-        message: 'The agent is working on it',
-        ...(extra.request !== undefined ? { request: extra.request } : {}),
-        ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
-      },
-      this.settings.ttlMs,
-    );
+    const message = 'The agent is working on it';
+    const token = await this.create(agent, Date.now() + this.settings.leaseMs, {
+      message,
+      ...(extra.request !== undefined ? { request: extra.request } : {}),
+      ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
+    });
     this.track(token, run);
-    return { token, message: 'The agent is working on it' };
+    return { token, message };
   }
 
   /** Maps an upstream promise to a gateway token (4.1.2): check-ins and cancels are forwarded upstream. */
   async adoptUpstream(agent: string, upstream: PromiseInfo, conversationId?: string): Promise<PromiseInfo> {
+    const token = await this.create(agent, NO_LEASE, {
+      upstreamToken: upstream.token,
+      ...(upstream.message ? { message: upstream.message } : {}),
+      ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
+      ...(upstream.estimated_time !== undefined ? { estimatedTime: upstream.estimated_time } : {}),
+      ...(conversationId ? { conversationId } : {}),
+    });
+    return { ...upstream, token };
+  }
+
+  /** Stores a new running promise owned by this replica under a fresh unguessable token. */
+  private async create(agent: string, leaseUntil: number, fields: Partial<PromiseRecord>): Promise<string> {
     const now = Date.now();
     const token = newToken('prm');
-    await this.store.createPromise(
-      {
-        token,
-        agent,
-        status: 'running',
-        owner: this.settings.replicaId,
-        leaseUntil: NO_LEASE,
-        createdAt: now,
-        updatedAt: now,
-        upstreamToken: upstream.token,
-        ...(upstream.message ? { message: upstream.message } : {}),
-        ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
-        ...(upstream.estimated_time !== undefined ? { estimatedTime: upstream.estimated_time } : {}),
-        ...(conversationId ? { conversationId } : {}),
-      },
-      this.settings.ttlMs,
-    );
-    return { ...upstream, token };
+    const record: PromiseRecord = { ...fields, token, agent, status: 'running', owner: this.settings.replicaId, leaseUntil, createdAt: now, updatedAt: now };
+    await this.store.createPromise(record, this.settings.ttlMs);
+    return token;
   }
 
   /** Keeps a local run's lease alive, reports its progress, and settles its promise when it ends. */

@@ -5,7 +5,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
-import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
 // A one-node Redis Cluster still enforces Cluster rules for declared keys: a command or script
 // whose KEYS span two hash slots fails with CROSSSLOT, so the contract passing here proves that
@@ -25,26 +25,7 @@ describeOwnRedis('RedisStore on a one-node Redis Cluster (redis-cluster:// URL)'
     await server?.stop();
   });
 
-  runStoreContract('redis cluster', async () => {
-    const prefix = `nlgate-cl-${randomBytes(6).toString('hex')}:`;
-    const stores: RedisStore[] = [];
-    const open = async (): Promise<RedisStore> => {
-      const store = new RedisStore({ url: `redis-cluster://127.0.0.1:${server.port}`, prefix, log: silentLogger });
-      stores.push(store);
-      await store.ping();
-      return store;
-    };
-    const store = await open();
-    return {
-      store,
-      peer: open,
-      keyCount: () => countKeys(admin, prefix),
-      cleanup: async () => {
-        await Promise.all(stores.map((s) => s.close()));
-        await deleteKeys(admin, prefix);
-      },
-    };
-  });
+  runStoreContract('redis cluster', redisContractTarget(() => `redis-cluster://127.0.0.1:${server.port}`, () => admin, 'cl'));
 
   it('the URL builds an ioredis Cluster client (not a plain connection)', async () => {
     const store = new RedisStore({ url: `redis-cluster://127.0.0.1:${server.port}`, log: silentLogger });

@@ -5,7 +5,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, startSentinel, type RedisServer, type SentinelServer } from '../support/redis.ts';
-import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
 // The store reaches its master through a real Sentinel (redis-server --sentinel) from a
 // redis-sentinel:// URL. REDIS_URL names a plain Redis, so this suite needs its own servers.
@@ -25,26 +25,7 @@ describeOwnRedis('RedisStore through Redis Sentinel (redis-sentinel:// URL)', ()
     await master?.stop();
   });
 
-  runStoreContract('redis via sentinel', async () => {
-    const prefix = `nlgate-sn-${randomBytes(6).toString('hex')}:`;
-    const stores: RedisStore[] = [];
-    const open = async (): Promise<RedisStore> => {
-      const store = new RedisStore({ url: sentinel.url, prefix, log: silentLogger });
-      stores.push(store);
-      await store.ping();
-      return store;
-    };
-    const store = await open();
-    return {
-      store,
-      peer: open,
-      keyCount: () => countKeys(admin, prefix),
-      cleanup: async () => {
-        await Promise.all(stores.map((s) => s.close()));
-        await deleteKeys(admin, prefix);
-      },
-    };
-  });
+  runStoreContract('redis via sentinel', redisContractTarget(() => sentinel.url, () => admin, 'sn'));
 
   it('the data lands on the master the sentinel names', async () => {
     const prefix = `nlgate-sn-${randomBytes(4).toString('hex')}:`;

@@ -6,7 +6,7 @@ import { runStoreContract } from '../../src/store/contract.ts';
 import { runningPromise } from '../../src/store/contract-helpers.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
-import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
 describeRedis('RedisStore on a spawned redis-server', () => {
   let server: RedisServer;
@@ -20,27 +20,7 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await server?.stop();
   });
 
-  runStoreContract('redis', async () => {
-    // A fresh prefix per case isolates it, and keyCount counts exactly this case's keys.
-    const prefix = `nlgate-test-${randomBytes(6).toString('hex')}:`;
-    const stores: RedisStore[] = [];
-    const open = async (): Promise<RedisStore> => {
-      const store = new RedisStore({ url: server.url, prefix, log: silentLogger });
-      stores.push(store);
-      await store.ping();
-      return store;
-    };
-    const store = await open();
-    return {
-      store,
-      peer: open,
-      keyCount: () => countKeys(admin, prefix),
-      cleanup: async () => {
-        await Promise.all(stores.map((s) => s.close()));
-        await deleteKeys(admin, prefix);
-      },
-    };
-  });
+  runStoreContract('redis', redisContractTarget(() => server.url, () => admin, 'test'));
 
   it('every key the store writes is under the prefix and has a TTL', async () => {
     const prefix = `nlgate-ttl-${randomBytes(4).toString('hex')}:`;

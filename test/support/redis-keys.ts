@@ -1,5 +1,8 @@
 /** Prefix-scoped key helpers for the Redis store suites (never FLUSHDB: REDIS_URL may be shared). */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { silentLogger } from '../../src/core/logger.ts';
+import { RedisStore } from '../../src/store/redis.ts';
 
 /** Counts the live keys under `prefix` (SCAN skips logically expired keys, unlike DBSIZE). */
 export async function countKeys(redis: Redis, prefix: string): Promise<number> {
@@ -21,4 +24,32 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
     cursor = next;
     if (keys.length > 0) await Promise.all(keys.map((key) => redis.del(key)));
   } while (cursor !== '0');
+}
+
+/**
+ * The contract-suite target for one Redis deployment shape (plain, Sentinel, Cluster): a fresh key
+ * prefix per case isolates it, `peer()` opens a second replica on the same backend, `keyCount`
+ * counts exactly this case's keys, and cleanup closes the stores and deletes the keys.
+ */
+export function redisContractTarget(url: () => string, admin: () => Redis, tag: string) {
+  return async () => {
+    const prefix = `nlgate-${tag}-${randomBytes(6).toString('hex')}:`;
+    const stores: RedisStore[] = [];
+    const open = async (): Promise<RedisStore> => {
+      const store = new RedisStore({ url: url(), prefix, log: silentLogger });
+      stores.push(store);
+      await store.ping();
+      return store;
+    };
+    const store = await open();
+    return {
+      store,
+      peer: open,
+      keyCount: () => countKeys(admin(), prefix),
+      cleanup: async () => {
+        await Promise.all(stores.map((s) => s.close()));
+        await deleteKeys(admin(), prefix);
+      },
+    };
+  };
 }
