@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 
 /** The logging surface the gateway uses (pino's, narrowed so tests can pass a silent one). */
 export interface Logger {
@@ -26,9 +26,10 @@ export const REDACTED_PATHS = [
   '*.session_context',
 ];
 
-/** Creates the gateway logger. `LOG_LEVEL` sets the level; `silent` in tests. */
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }) as unknown as Logger;
+/** Creates the gateway logger (JSON lines on stdout, or `destination`). `LOG_LEVEL` sets the level. */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return (destination ? pino(options, destination) : pino(options)) as unknown as Logger;
 }
 
 /** A logger that drops everything (tests, benchmarks). */
