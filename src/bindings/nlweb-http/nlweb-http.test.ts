@@ -245,6 +245,30 @@ describe('promises and /await', () => {
     expect(after.error.code).toBe('CANCELLED');
   });
 
+  it('reports the agent progress on check-in while the call runs', async () => {
+    const { promise } = await (await ask('slow:1200 progress')).json();
+    await new Promise((r) => setTimeout(r, 500));
+    const pending = await (await post('/await', { promise_token: promise.token, action: 'checkin' })).json();
+    expect(pending._meta.response_type).toBe('promise');
+    expect(pending.promise.progress).toBeGreaterThanOrEqual(0.25);
+    expect(pending.promise.message).toMatch(/^step \d$/);
+  });
+
+  it('complete vs cancel at the same instant: every promise ends in exactly one state, seen alike by all', async () => {
+    // The calls finish ~20 ms after becoming promises; cancels land around then. Whoever wins,
+    // the cancel's answer and every later check-in agree.
+    const tokens = await Promise.all(Array.from({ length: 25 }, async () => (await (await ask('slow:170 count:1')).json()).promise.token as string));
+    await Promise.all(
+      tokens.map(async (token, i) => {
+        await new Promise((r) => setTimeout(r, (i % 5) * 4));
+        const cancel = await (await post('/await', { promise_token: token, action: 'cancel' })).json();
+        const later = await (await post('/await', { promise_token: token, action: 'checkin', wait_ms: 1000 })).json();
+        expect(['failure', 'answer']).toContain(cancel._meta.response_type);
+        expect(later).toEqual(cancel);
+      }),
+    );
+  });
+
   it('maps an upstream promise to a gateway token and forwards check-ins', async () => {
     const res = await ask('upstream-promise:2');
     expect(res.status).toBe(202);
