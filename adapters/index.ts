@@ -4,6 +4,18 @@
  * One line per kind; a new kind is one new folder and one line here.
  */
 import type { AdapterFactory } from '../src/core/agent.ts';
+import { nlwebAdapter } from './nlweb/index.ts';
+import { nlwebLegacyAdapter } from './nlweb-legacy/index.ts';
+import { mcpAdapter } from './mcp/index.ts';
+import { nlipAdapter } from './nlip/index.ts';
+import { webtoolAdapter } from './webtool/index.ts';
+import { catalogAdapter } from './catalog/index.ts';
 
 export const builtinAdapters: AdapterFactory<any>[] = [
+  nlwebAdapter,
+  nlwebLegacyAdapter,
+  mcpAdapter,
+  nlipAdapter,
+  webtoolAdapter,
+  catalogAdapter,
 ];

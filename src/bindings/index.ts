@@ -4,7 +4,15 @@
  */
 import type { Binding } from './types.ts';
 import { nlwebHttpBinding } from './nlweb-http/index.ts';
+import { nlwebLegacyHttpBinding } from './nlweb-legacy-http/index.ts';
+import { webtoolHttpBinding } from './webtool-http/index.ts';
+import { nlipHttpBinding } from './nlip-http/index.ts';
+import { mcpHttpBinding } from './mcp-http/index.ts';
 
 export const builtinBindings: Binding[] = [
   nlwebHttpBinding,
+  nlwebLegacyHttpBinding,
+  webtoolHttpBinding,
+  nlipHttpBinding,
+  mcpHttpBinding,
 ];

@@ -178,14 +178,7 @@ class GatewayCore implements Gateway {
     if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
     }
-    const { ctx, release } = this.callContext(entry, opts);
-    try {
-      return await entry.agent.callTool(tool, args, ctx);
-    } catch (err) {
-      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
-    } finally {
-      release();
-    }
+    return this.withContext(entry, opts, (ctx) => entry.agent.callTool!(tool, args, ctx));
   }
 
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
@@ -196,14 +189,7 @@ class GatewayCore implements Gateway {
     if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
     }
-    const { ctx, release } = this.callContext(entry, opts);
-    try {
-      return await entry.agent.forward(protocol, method, params, ctx);
-    } catch (err) {
-      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
-    } finally {
-      release();
-    }
+    return this.withContext(entry, opts, (ctx) => entry.agent.forward!(protocol, method, params, ctx));
   }
 
   resolveConversation(kind: string, handle: string): Promise<string | null> {
@@ -228,6 +214,18 @@ class GatewayCore implements Gateway {
     await admit(entry, opts, this.store);
     const turn = await this.conversations.begin(request, entry.config.name);
     return { entry, turn };
+  }
+
+  /** Runs one request/response call in a fresh CallContext; an abort (timeout, cancel) is reported as its reason. */
+  private async withContext<T>(entry: AgentEntry, opts: CallOptions, call: (ctx: CallContext) => Promise<T>): Promise<T> {
+    const { ctx, release } = this.callContext(entry, opts);
+    try {
+      return await call(ctx);
+    } catch (err) {
+      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
+    } finally {
+      release();
+    }
   }
 
   /** A CallContext with its own abort controller: the agent's timeout, and the client's signal until detached. */

@@ -1,0 +1,121 @@
+import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import type { ClientChannel } from '../../core/agent.ts';
+import { collectEvents } from '../../core/collect.ts';
+import { describeIssues } from '../../core/errors.ts';
+import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import { failureResponse, withSessionContext } from '../../core/responses.ts';
+import { AskRequestSchema, AwaitRequestSchema, isElicitation, type AskRequest, type CanonicalResponse, type Elicitation } from '../../protocol/nlweb/index.ts';
+import { clientCapabilities, type McpCall } from './call.ts';
+import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
+import { renderFailureResult, renderNlwebResult } from './render.ts';
+
+/** The key of the gateway's elicitation inside a 2026 `input_required` round. */
+const ANSWERS_KEY = 'nlweb_elicitation';
+/** Conversation aliases of 2025 MCP sessions (`Gateway.bindConversation` kind). */
+const ALIAS_KIND = 'mcp';
+
+/** Everything the `ask`/`await` tools need for one call: the core, the request facts, the client channel. */
+export interface AskToolContext {
+  gateway: Gateway;
+  call: McpCall;
+  ctx: ServerContext;
+  channel: ClientChannel;
+  progressToken: string | number | undefined;
+}
+
+function options(t: AskToolContext): CallOptions {
+  return { ...(t.call.agent !== undefined ? { agent: t.call.agent } : {}), credentials: t.call.credentials, signal: t.ctx.mcpReq.signal };
+}
+
+/** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */
+async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<AskRequest> {
+  const session = t.call.session;
+  if (!session || request.meta?.session_context?.conversation_id !== undefined) return request;
+  const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id);
+  if (!conversationId) return request;
+  return { ...request, meta: { ...request.meta, session_context: { ...request.meta?.session_context, conversation_id: conversationId } } };
+}
+
+async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext): Promise<void> {
+  const id = response._meta.session_context?.conversation_id;
+  if (t.call.session && typeof id === 'string') await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id);
+}
+
+/**
+ * One NLWeb ask. With a progress token the answer streams (Gateway.askStream) and each result or
+ * progress report becomes `notifications/progress`; without one a slow call turns into a promise
+ * (NLWeb 4.1.2) that the `await` tool resolves.
+ */
+async function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
+  if (t.progressToken === undefined) return t.gateway.ask(request, { ...options(t), allowPromise: true });
+  const live = await t.gateway.askStream(request, options(t));
+  let step = 0;
+  let results = 0;
+  const collected = await collectEvents(live.events, (e) => {
+    if (e.type === 'result') t.channel.progress?.({ progress: ++step, message: `${++results} result${results === 1 ? '' : 's'}` });
+    if (e.type === 'progress') t.channel.progress?.({ progress: ++step, ...(e.message ? { message: e.message } : {}) });
+  });
+  return withSessionContext(collected.response, live.sessionContext);
+}
+
+function encodeState(e: Elicitation): string {
+  return Buffer.from(JSON.stringify(e)).toString('base64url');
+}
+
+function decodeState(state: unknown): Elicitation | undefined {
+  if (typeof state !== 'string') return undefined;
+  try {
+    const e = JSON.parse(Buffer.from(state, 'base64url').toString('utf8')) as unknown;
+    return e !== null && typeof e === 'object' ? (e as Elicitation) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function acceptedAnswers(result: unknown): Record<string, unknown> | undefined {
+  const r = result as { action?: unknown; content?: unknown } | undefined;
+  return r?.action === 'accept' && r.content !== null && typeof r.content === 'object' ? (r.content as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The `ask` tool (NLWeb Appendix A.1). An agent's elicitation becomes an MCP elicitation where the
+ * client declared the capability — pushed on the POST stream for a 2025 session, an `input_required`
+ * round on 2026-07-28 — and the answers go back to the agent as a follow-up ask; otherwise the
+ * questions are the tool result.
+ */
+export async function runAskTool(args: unknown, t: AskToolContext): Promise<CallToolResult | InputRequiredResult> {
+  const parsed = AskRequestSchema.safeParse(args ?? {});
+  if (!parsed.success) return renderNlwebResult(failureResponse('INVALID_QUERY', describeIssues(parsed.error.issues)));
+  try {
+    let request = await withSessionConversation(parsed.data, t);
+    const previous = decodeState(t.ctx.mcpReq.requestState());
+    const answers = acceptedAnswers(t.ctx.mcpReq.inputResponses?.[ANSWERS_KEY]);
+    if (previous && answers) request = askWithAnswers(request, previous, answers);
+
+    let response = await ask(request, t);
+    if (isElicitation(response) && hasQuestions(response.elicitation) && !(previous && answers)) {
+      const e = response.elicitation;
+      if (t.channel.elicit) {
+        const got = acceptedAnswers(await t.channel.elicit(elicitationForm(e), t.ctx.mcpReq.signal).catch(() => undefined));
+        if (got) response = await ask(askWithAnswers(request, e, got), t);
+      } else if (t.call.era === 'modern' && clientCapabilities(t.call, t.ctx).elicitation) {
+        return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeState(e) });
+      }
+    }
+    await bindSessionConversation(response, t);
+    return renderNlwebResult(response);
+  } catch (err) {
+    return renderFailureResult(err);
+  }
+}
+
+/** The `await` tool (NLWeb Appendix A.2, 4.2): check in on or cancel a promise, on any replica. */
+export async function runAwaitTool(args: unknown, t: AskToolContext): Promise<CallToolResult> {
+  const parsed = AwaitRequestSchema.safeParse(args ?? {});
+  if (!parsed.success) return renderNlwebResult(failureResponse('INVALID_QUERY', describeIssues(parsed.error.issues)));
+  try {
+    return renderNlwebResult(await t.gateway.await(parsed.data, options(t)));
+  } catch (err) {
+    return renderFailureResult(err);
+  }
+}

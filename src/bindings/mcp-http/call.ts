@@ -1,0 +1,79 @@
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import type { ClientChannel } from '../../core/agent.ts';
+import type { McpSession } from './sessions.ts';
+
+/** What the binding knows about one MCP request besides the JSON-RPC message. */
+export interface McpCall {
+  /** The agent named by the path (`/agents/{name}/mcp`); undefined at `/mcp`. */
+  agent: string | undefined;
+  credentials: { authorization?: string };
+  /** `modern`: 2026-07-28 (per-request envelope); `legacy`: 2025-era, with a session. */
+  era: 'legacy' | 'modern';
+  session?: McpSession;
+}
+
+/** MCP log levels, least severe first (RFC 5424 order, MCP "Logging"). */
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** How long the gateway waits for a person to answer an elicitation it relays. */
+const HUMAN_TIMEOUT_MS = 10 * 60_000;
+
+/** The client's declared capabilities: from `initialize` (2025, kept in the session) or the request envelope (2026). */
+export function clientCapabilities(call: McpCall, ctx: ServerContext): ClientCapabilities {
+  if (call.era === 'legacy') return call.session?.capabilities ?? {};
+  const caps = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as ClientCapabilities | undefined;
+  return caps ?? {};
+}
+
+/** The lowest level the client wants logs at; undefined = send none (2026 without a level) or all (2025). */
+function logThreshold(call: McpCall, ctx: ServerContext): string | undefined {
+  if (call.era === 'legacy') return call.session?.logLevel ?? 'debug';
+  const level = ctx.mcpReq.envelope?.[LOG_LEVEL_META_KEY as never];
+  return typeof level === 'string' ? level : undefined;
+}
+
+function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
+  const { _meta: _ignored, ...rest } = params;
+  return rest;
+}
+
+/**
+ * The ClientChannel of one request (core `ClientChannel`): progress when the client sent a
+ * progress token, logs at or above its level, and — on 2025 sessions, where the server may send
+ * requests on the POST stream — elicitation and sampling when the client declared them. The
+ * 2026-07-28 revision has no server→client requests mid-call, so those members stay absent there.
+ */
+export function clientChannel(call: McpCall, ctx: ServerContext, progressToken: string | number | undefined): ClientChannel & { drain(): Promise<void> } {
+  const caps = clientCapabilities(call, ctx);
+  const threshold = logThreshold(call, ctx);
+  // Notifications go out one after another, and the result only after the last of them (drain).
+  let queue: Promise<unknown> = Promise.resolve();
+  const notify = (n: { method: string; params: Record<string, unknown> }) => {
+    queue = queue.then(() => ctx.mcpReq.notify(n as never)).catch(() => undefined);
+  };
+  const channel: ClientChannel & { drain(): Promise<void> } = { drain: () => queue.then(() => undefined) };
+  if (progressToken !== undefined) {
+    let last = -Infinity;
+    channel.progress = ({ progress, total, message }) => {
+      if (!(progress > last)) return; // MCP: progress MUST increase
+      last = progress;
+      notify({ method: 'notifications/progress', params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
+    };
+  }
+  if (threshold !== undefined) {
+    const min = LOG_LEVELS.indexOf(threshold);
+    channel.log = ({ level, data, logger }) => {
+      if (LOG_LEVELS.indexOf(level) < min) return;
+      notify({ method: 'notifications/message', params: { level, data, ...(logger !== undefined ? { logger } : {}) } });
+    };
+  }
+  if (call.era === 'legacy' && caps.elicitation) {
+    channel.elicit = async (params, signal) =>
+      (await ctx.mcpReq.send({ method: 'elicitation/create', params: withoutMeta(params) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
+  }
+  if (call.era === 'legacy' && caps.sampling) {
+    channel.sample = async (params, signal) =>
+      (await ctx.mcpReq.send({ method: 'sampling/createMessage', params: withoutMeta(params) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
+  }
+  return channel;
+}

@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Binding, BindingContext } from '../types.ts';
+import type { McpCall } from './call.ts';
+import { jsonRpcError, rejectUntrusted } from './guard.ts';
+import { LegacyEndpoint } from './legacy.ts';
+import { buildMcpServer } from './server.ts';
+import { McpSessions } from './sessions.ts';
+
+/**
+ * The MCP binding (design.md "Mapping", NLWeb Appendix A): `/mcp` and `/agents/{name}/mcp` serve
+ * every agent as MCP tools to clients of revision 2026-07-28 (the SDK's per-request handler) and of
+ * the 2025 revisions (sessions any replica can serve, legacy.ts), from one server factory.
+ */
+function routes({ gateway, settings }: BindingContext): Hono {
+  const app = new Hono();
+  const sessions = new McpSessions(gateway.store);
+  const deps = { gateway, sessions };
+  // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
+  const calls = new WeakMap<Request, McpCall>();
+  const modern = createMcpHandler(
+    (ctx) => buildMcpServer(deps, (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, era: 'modern' }),
+    { legacy: 'reject', maxRequestBodySize: settings.bodyLimitBytes, onerror: (err) => gateway.log.debug({ err: err.message }, 'MCP request rejected') },
+  );
+  const legacy = new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log });
+
+  app.all('/mcp', async (c) => {
+    const req = c.req.raw;
+    const untrusted = rejectUntrusted(req, settings);
+    if (untrusted) return untrusted;
+    const agent = c.req.param('agent');
+    if (agent !== undefined && !gateway.listAgents().some((a) => a.name === agent)) {
+      return jsonRpcError(404, -32602, `No agent is named "${agent}"`);
+    }
+    const authorization = c.req.header('authorization');
+    const base = { agent, credentials: authorization ? { authorization } : {} };
+    try {
+      if (await isLegacyRequest(req, undefined, { maxRequestBodySize: settings.bodyLimitBytes })) return await legacy.handle(req, base);
+      calls.set(req, { ...base, era: 'modern' });
+      return await modern.fetch(req);
+    } catch (err) {
+      gateway.log.error({ err: String(err) }, 'MCP request failed');
+      return jsonRpcError(500, -32603, 'Internal error');
+    }
+  });
+  return app;
+}
+
+/** The MCP binding (NLWeb Appendix A over MCP Streamable HTTP), mounted at `/mcp` and `/agents/{name}/mcp`. */
+export const mcpHttpBinding: Binding = { name: 'mcp-http', perAgent: true, routes };

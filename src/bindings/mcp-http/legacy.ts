@@ -1,0 +1,203 @@
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+  isInitializeRequest,
+  isJSONRPCNotification,
+  isJSONRPCResponse,
+  isJsonContentType,
+  readRequestBody,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
+import type { Logger } from '../../core/logger.ts';
+import type { Store } from '../../store/store.ts';
+import type { McpCall } from './call.ts';
+import { jsonRpcError } from './guard.ts';
+import { buildMcpServer, type ServerDeps } from './server.ts';
+import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
+
+/** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
+const KEEPALIVE_MS = 15_000;
+
+/** What the 2025 endpoint needs besides the server factory's deps. */
+export interface LegacyDeps extends ServerDeps {
+  store: Store;
+  sessions: McpSessions;
+  bodyLimitBytes: number;
+  log: Logger;
+}
+
+type CallBase = Pick<McpCall, 'agent' | 'credentials'>;
+
+/** The version a 2025 server answers `initialize` with (MCP "Version Negotiation"). */
+function negotiated(requested: unknown): string {
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/** Calls `done` once the response body has been sent or abandoned (the exchange is over). */
+function whenSent(res: Response, done: () => void): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done: end } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
+      if (end) {
+        controller.close();
+        done();
+      } else controller.enqueue(value);
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => undefined);
+      done();
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
+ * 2025-era Streamable HTTP (MCP 2025-03-26 … 2025-11-25) with sessions that any replica serves:
+ * the session id is minted on `initialize` and kept in the store; every request is answered by a
+ * fresh server instance on a stateless SDK transport, so no conversation state lives in transport
+ * memory. Only an in-flight exchange is local: a client's answer to a request the server sent on a
+ * POST stream (elicitation, sampling) is delivered to the exchange still open on this replica.
+ */
+export class LegacyEndpoint {
+  /** Open exchanges per session on this replica: where client answers and cancels go. */
+  private readonly inflight = new Map<string, Set<WebStandardStreamableHTTPServerTransport>>();
+
+  constructor(private readonly deps: LegacyDeps) {}
+
+  /** Serves one HTTP request of a 2025-era client. */
+  async handle(req: Request, base: CallBase): Promise<Response> {
+    switch (req.method) {
+      case 'POST':
+        return this.post(req, base);
+      case 'GET':
+        return this.listen(req);
+      case 'DELETE':
+        return this.terminate(req);
+      default:
+        return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  /** The session a request names: 400 without the header, 404 when unknown (the client starts over). */
+  private async session(req: Request): Promise<McpSession | Response> {
+    const id = req.headers.get('mcp-session-id');
+    if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    return (await this.deps.sessions.get(id)) ?? jsonRpcError(404, -32001, 'Session not found');
+  }
+
+  private async post(req: Request, base: CallBase): Promise<Response> {
+    if (!isJsonContentType(req.headers.get('content-type'))) {
+      return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const accept = req.headers.get('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    }
+    const read = await readRequestBody(req, this.deps.bodyLimitBytes);
+    if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: the body is larger than ${this.deps.bodyLimitBytes} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(read.text);
+    } catch {
+      return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+    }
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as JSONRPCMessage[];
+
+    const init = messages.find((m) => isInitializeRequest(m));
+    if (init && isInitializeRequest(init)) {
+      if (messages.length > 1) return jsonRpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
+      const p = init.params;
+      const session = await this.deps.sessions.create({ protocolVersion: negotiated(p.protocolVersion), capabilities: p.capabilities ?? {}, clientInfo: p.clientInfo });
+      const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session });
+      if (!res.ok) {
+        await this.deps.sessions.delete(session.id);
+        return res;
+      }
+      res.headers.set('mcp-session-id', session.id);
+      return res;
+    }
+
+    const session = await this.session(req);
+    if (session instanceof Response) return session;
+    if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
+      // Answers to the server's own requests, and cancels: for the exchange still open here.
+      for (const t of this.inflight.get(session.id) ?? []) for (const m of messages) if (!isJSONRPCNotification(m) || m.method === 'notifications/cancelled') t.onmessage?.(m);
+      return new Response(null, { status: 202 });
+    }
+    return this.exchange(req, parsed, { ...base, era: 'legacy', session });
+  }
+
+  /** One request/response exchange on a fresh server instance and a stateless SDK transport. */
+  private async exchange(req: Request, parsedBody: unknown, call: McpCall): Promise<Response> {
+    const server = await buildMcpServer(this.deps, call);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const id = call.session!.id;
+    const open = this.inflight.get(id) ?? new Set();
+    open.add(transport);
+    this.inflight.set(id, open);
+    const done = () => {
+      open.delete(transport);
+      if (open.size === 0 && this.inflight.get(id) === open) this.inflight.delete(id);
+      void server.close().catch(() => undefined);
+    };
+    try {
+      return whenSent(await transport.handleRequest(req, { parsedBody }), done);
+    } catch (err) {
+      done();
+      throw err;
+    }
+  }
+
+  /** GET: the session's stream for server messages; one per session (409 for a second one). */
+  private async listen(req: Request): Promise<Response> {
+    if (!(req.headers.get('accept') ?? '').includes('text/event-stream')) {
+      return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    const session = await this.session(req);
+    if (session instanceof Response) return session;
+    const { store } = this.deps;
+    if (await store.getRecord(STREAM_NAMESPACE, session.id)) {
+      return jsonRpcError(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    }
+    await store.putRecord(STREAM_NAMESPACE, session.id, '1', 2 * KEEPALIVE_MS);
+    let timer: NodeJS.Timeout | undefined;
+    const release = () => {
+      clearInterval(timer);
+      void store.deleteRecord(STREAM_NAMESPACE, session.id).catch(() => undefined);
+    };
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(': stream open\n\n'));
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(': keepalive\n\n'));
+            void store.putRecord(STREAM_NAMESPACE, session.id, '1', 2 * KEEPALIVE_MS).catch(() => undefined);
+          } catch {
+            release();
+          }
+        }, KEEPALIVE_MS);
+        timer.unref();
+      },
+      cancel: release,
+    });
+    req.signal.addEventListener('abort', release, { once: true });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': session.id } });
+  }
+
+  /** DELETE: ends the session on every replica (MCP "Session Management"). */
+  private async terminate(req: Request): Promise<Response> {
+    const session = await this.session(req);
+    if (session instanceof Response) return session;
+    await this.deps.sessions.delete(session.id);
+    for (const t of this.inflight.get(session.id) ?? []) void t.close().catch(() => undefined);
+    return new Response(null, { status: 200 });
+  }
+}

@@ -1,0 +1,102 @@
+import { ProtocolError, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { GatewayError } from '../../core/errors.ts';
+import type { Gateway } from '../../core/gateway-types.ts';
+import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
+import { clientChannel, type McpCall } from './call.ts';
+import { Passthrough, forwardMap } from './passthrough.ts';
+import { protocolError, renderToolError, renderToolResult } from './render.ts';
+import type { McpSessions } from './sessions.ts';
+import { toolSurface } from './tools.ts';
+
+/** How the gateway introduces itself to MCP clients. */
+export const SERVER_INFO = { name: 'nlgate', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Ask questions in natural language with the `ask` tool (NLWeb v0.55). A slow answer comes back as a promise: ' +
+  'call `await` with its promise_token. The other tools are the agents\' own structured tools.';
+
+/** What every per-request server instance is built from. */
+export interface ServerDeps {
+  gateway: Gateway;
+  sessions: McpSessions;
+}
+
+/** Runs a non-tool request, turning gateway errors into JSON-RPC errors (ERROR_TABLE `jsonrpc`). */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw protocolError(err);
+  }
+}
+
+/** The capabilities an endpoint declares: tools and logging always, the rest when an agent passes it through. */
+function capabilitiesFor(pass: Passthrough): ServerCapabilities {
+  return {
+    tools: {},
+    logging: {},
+    ...(pass.serves('resources/list') ? { resources: {} } : {}),
+    ...(pass.serves('prompts/list') ? { prompts: {} } : {}),
+    ...(pass.serves('completion/complete') ? { completions: {} } : {}),
+  };
+}
+
+/**
+ * One MCP server instance for one request (the SDK builds one per request for 2026-07-28; the
+ * legacy path does the same for 2025 sessions): every handler only parses, calls the Gateway and
+ * renders, so any replica serves any request.
+ */
+export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<Server> {
+  const { gateway } = deps;
+  const agents = call.agent !== undefined ? [gateway.resolveAgent(undefined, call.agent)] : gateway.listAgents().map((a) => a.name);
+  const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
+  const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass), instructions: INSTRUCTIONS });
+
+  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent)).tools })));
+
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const { name, arguments: args } = request.params;
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const channel = clientChannel(call, ctx, progressToken);
+    const t: AskToolContext = { gateway, call, ctx, channel, progressToken };
+    if (name === 'ask') return runAskTool(args, t).finally(channel.drain);
+    if (name === 'await') return runAwaitTool(args, t);
+    const route = (await guarded(() => toolSurface(gateway, call.agent))).routes.get(name);
+    if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    let result: CallToolResult;
+    try {
+      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel });
+      result = renderToolResult(out);
+    } catch (err) {
+      if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+      result = renderToolError(err);
+    }
+    await channel.drain();
+    return server.projectCallToolResult(result, route.outputSchema);
+  });
+
+  if (pass.serves('resources/list')) {
+    server.setRequestHandler('resources/list', (r, ctx) => guarded(() => pass.list('resources/list', 'resources', r.params ?? {}, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('resources/templates/list', (r, ctx) =>
+      guarded(() => (pass.serves('resources/templates/list') ? pass.list('resources/templates/list', 'resourceTemplates', r.params ?? {}, ctx.mcpReq.signal) : Promise.resolve({ resourceTemplates: [] }))) as never,
+    );
+    server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal)) as never);
+  }
+  if (pass.serves('prompts/list')) {
+    server.setRequestHandler('prompts/list', (r, ctx) => guarded(() => pass.list('prompts/list', 'prompts', r.params ?? {}, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('prompts/get', (r, ctx) => guarded(() => pass.getPrompt(r.params, ctx.mcpReq.signal)) as never);
+  }
+  if (pass.serves('completion/complete')) {
+    server.setRequestHandler('completion/complete', (r, ctx) => guarded(() => pass.complete(r.params, ctx.mcpReq.signal)) as never);
+  }
+
+  // MCP "Logging": a 2025 session keeps its level (any replica filters by it); agents get it too.
+  server.setRequestHandler('logging/setLevel', (r, ctx) =>
+    guarded(async () => {
+      if (call.session) await deps.sessions.setLogLevel(call.session, r.params.level);
+      await pass.setLevel(r.params.level, ctx.mcpReq.signal);
+      return {};
+    }),
+  );
+  return server;
+}

@@ -1,0 +1,75 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { newToken } from '../../core/ids.ts';
+import type { Store } from '../../store/store.ts';
+
+/** Store namespace of the 2025-era MCP sessions the gateway issued (design.md "State"). */
+export const SESSION_NAMESPACE = 'mcp-session';
+/** Namespace marking a session's open GET stream (one per session, MCP Streamable HTTP "Listening"). */
+export const STREAM_NAMESPACE = 'mcp-session-stream';
+/** A session is forgotten after a day without use (sliding). */
+export const SESSION_IDLE_TTL_MS = 24 * 60 * 60_000;
+
+/** What a replica needs to serve a session it did not start: the `initialize` facts, nothing else. */
+const SessionRecordSchema = z.object({
+  protocolVersion: z.string(),
+  capabilities: z.record(z.string(), z.unknown()).default({}),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  /** The level set with `logging/setLevel`. */
+  logLevel: z.string().optional(),
+});
+type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/** A 2025-era MCP session (MCP 2025-11-25 "Session Management"). */
+export interface McpSession {
+  id: string;
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo?: { name: string; version: string };
+  logLevel?: string;
+}
+
+/**
+ * Session ids any replica can validate: minted on `initialize` (128 random bits), kept in the shared
+ * store with a sliding TTL, and deleted on `DELETE`. No conversation state lives here: the
+ * conversation is bound to the session id through the gateway's conversation aliases.
+ */
+export class McpSessions {
+  constructor(private readonly store: Store) {}
+
+  /** Starts a session for an `initialize` request. */
+  async create(facts: Omit<McpSession, 'id'>): Promise<McpSession> {
+    const id = newToken('mcp');
+    const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown> };
+    if (facts.clientInfo) record.clientInfo = facts.clientInfo;
+    await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(record), SESSION_IDLE_TTL_MS);
+    return { id, ...facts };
+  }
+
+  /** The live session with this id (its TTL refreshed), or null when unknown, expired or deleted. */
+  async get(id: string): Promise<McpSession | null> {
+    const raw = await this.store.getRecord(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS);
+    if (raw === null) return null;
+    let parsed: ReturnType<typeof SessionRecordSchema.safeParse>;
+    try {
+      parsed = SessionRecordSchema.safeParse(JSON.parse(raw));
+    } catch {
+      return null;
+    }
+    if (!parsed.success) return null;
+    const r = parsed.data;
+    return { id, protocolVersion: r.protocolVersion, capabilities: r.capabilities as ClientCapabilities, ...(r.clientInfo ? { clientInfo: r.clientInfo } : {}), ...(r.logLevel ? { logLevel: r.logLevel } : {}) };
+  }
+
+  /** Records the level from `logging/setLevel`. */
+  async setLogLevel(session: McpSession, level: string): Promise<void> {
+    const { id, ...facts } = { ...session, logLevel: level };
+    await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(facts), SESSION_IDLE_TTL_MS);
+  }
+
+  /** Ends a session (`DELETE`): every replica answers 404 for it from now on. */
+  async delete(id: string): Promise<void> {
+    await this.store.deleteRecord(SESSION_NAMESPACE, id);
+    await this.store.deleteRecord(STREAM_NAMESPACE, id);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The MCP binding over real HTTP with the SDK's own client, for a 2026-07-28 client and a
+ * 2025-11-25 client: tools, ask, a promise awaited on the other replica, progress while an answer
+ * streams, errors, elicitation, and 2025 sessions spread over two replicas.
+ */
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedCalls } from '../support/scripted-agent.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { ERAS, connectClient, roundRobin, startReplicas } from './support.ts';
+
+const CONFIG = { defaults: { promiseAfterMs: 150 }, agents: [{ name: 'recipes', kind: 'scripted', description: 'Recipes for every season' }] };
+
+let a: TestGateway;
+let b: TestGateway;
+beforeAll(async () => {
+  [a, b] = await startReplicas(CONFIG);
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+type Structured = Record<string, any>;
+const structured = (r: Awaited<ReturnType<Client['callTool']>>) => r.structuredContent as Structured;
+
+describe.each(ERAS)('a %s MCP client', (era) => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await connectClient(`${a.url}/mcp`, era);
+  });
+  afterAll(() => client?.close());
+
+  it('negotiates its own revision', () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe(era);
+    expect(client.getProtocolEra()).toBe(era === '2026-07-28' ? 'modern' : 'legacy');
+  });
+
+  it('lists ask and await as NLWeb Appendix A defines them, and the agent tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['ask', 'await', 'echo']);
+    const ask = tools[0]!;
+    expect(ask.description).toContain('Recipes for every season');
+    expect(ask.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['query'],
+      properties: {
+        query: { type: 'object', required: ['text'], properties: { text: { type: 'string' }, site: { type: 'string' }, itemType: { type: 'string' } } },
+        context: { type: 'object', description: 'Semantic context including conversation history' },
+        prefer: { type: 'object', description: 'Response preferences (streaming, formatting, mode)' },
+        meta: { type: 'object', description: 'Protocol metadata, version, and session context' },
+      },
+    });
+    expect(tools[1]).toMatchObject({
+      description: 'Check status or cancel a long-running promise.',
+      inputSchema: { type: 'object', required: ['promise_token', 'action'], properties: { promise_token: { type: 'string' }, action: { enum: ['checkin', 'cancel'] }, meta: { type: 'object' } } },
+    });
+  });
+
+  it('answers ask with the NLWeb response as structuredContent and a readable text', async () => {
+    const r = await client.callTool({ name: 'ask', arguments: { query: { text: 'count:2 pumpkin' }, meta: { version: '0.55' } } });
+    expect(r.isError).toBeFalsy();
+    const resp = structured(r);
+    expect(resp._meta).toMatchObject({ response_type: 'answer', version: '0.55' });
+    expect(resp.results.map((i: Structured) => i.name)).toEqual(['item 0 for count:2 pumpkin', 'item 1 for count:2 pumpkin']);
+    expect(r.content).toEqual([{ type: 'text', text: 'Found 2 results:\n1. item 0 for count:2 pumpkin\n2. item 1 for count:2 pumpkin' }]);
+    expect(r._meta).toMatchObject({ response_type: 'answer', version: '0.55', session_context: { conversation_id: expect.any(String) } });
+  });
+
+  it('reports a failure as isError with the NLWeb failure, and bad arguments the same way', async () => {
+    const failed = await client.callTool({ name: 'ask', arguments: { query: { text: 'fail please' } } });
+    expect(failed.isError).toBe(true);
+    expect(structured(failed)).toMatchObject({ _meta: { response_type: 'failure' }, error: { code: 'NO_RESULTS', message: 'nothing matched' } });
+    const invalid = await client.callTool({ name: 'ask', arguments: { query: { text: '' } } });
+    expect(invalid.isError).toBe(true);
+    expect(structured(invalid).error.code).toBe('INVALID_QUERY');
+  });
+
+  it('turns a slow ask into a promise that await resolves on the other replica', async () => {
+    const first = await client.callTool({ name: 'ask', arguments: { query: { text: 'slow:400 count:1 stew' } } });
+    const promise = structured(first);
+    expect(promise._meta.response_type).toBe('promise');
+    expect((first.content as Array<{ text: string }>)[0]!.text).toContain(promise.promise.token);
+    const other = await connectClient(`${b.url}/mcp`, era);
+    try {
+      let answer: Structured | undefined;
+      for (let i = 0; i < 40 && answer?._meta.response_type !== 'answer'; i++) {
+        answer = structured(await other.callTool({ name: 'await', arguments: { promise_token: promise.promise.token, action: 'checkin' } }));
+        if (answer._meta.response_type === 'promise') await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(answer?._meta.response_type).toBe('answer');
+      expect(answer?.results[0].name).toBe('item 0 for slow:400 count:1 stew');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sends progress notifications while the answer streams, when the client sent a progress token', async () => {
+    const seen: Array<{ progress: number; message?: string }> = [];
+    const r = await client.callTool({ name: 'ask', arguments: { query: { text: 'slow:200 progress count:2' } } }, { onprogress: (p) => seen.push(p) });
+    expect(structured(r).results).toHaveLength(2);
+    expect(seen.length).toBeGreaterThanOrEqual(5); // 4 progress steps + 2 results (the last may race the result)
+    expect(seen.map((p) => p.progress)).toEqual([...seen.map((p) => p.progress)].sort((x, y) => x - y));
+    expect(seen[0]!.message).toBe('step 1');
+  });
+
+  it('passes structured tool calls through, and rejects an unknown tool as a protocol error', async () => {
+    const r = await client.callTool({ name: 'echo', arguments: { say: 'hi' } });
+    expect(r.structuredContent).toEqual({ tool: 'echo', args: { say: 'hi' } });
+    expect(r.content).toEqual([{ type: 'text', text: 'echo {"say":"hi"}' }]);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it('turns an agent elicitation into an MCP elicitation and asks again with the answers', async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    const eliciting = await connectClient(`${a.url}/mcp`, era, { onElicit: (p) => (asked.push(p), { action: 'accept', content: { sauce: 'cream' } }) });
+    try {
+      const before = scriptedCalls.length;
+      await eliciting.callTool({ name: 'ask', arguments: { query: { text: 'elicit pasta' } } });
+      expect(asked[0]).toMatchObject({ message: 'Which sauce?', requestedSchema: { type: 'object', properties: { sauce: { type: 'string', enum: ['tomato', 'cream'] } } } });
+      const followUp = scriptedCalls.slice(before).map((c) => c.request).find((r) => r.query.text !== 'elicit pasta');
+      expect(followUp?.query.text).toBe('elicit pasta (Sauce? cream)');
+      expect(followUp?.context).toMatchObject({ answers: { sauce: 'cream' }, prev: ['elicit pasta'] });
+    } finally {
+      await eliciting.close();
+    }
+  });
+
+  it('returns the questions as the tool result when the client cannot elicit', async () => {
+    const r = await client.callTool({ name: 'ask', arguments: { query: { text: 'elicit soup' } } });
+    expect(structured(r)).toMatchObject({ _meta: { response_type: 'elicitation' }, elicitation: { questions: [{ id: 'sauce', type: 'single_select' }] } });
+    expect((r.content as Array<{ text: string }>)[0]!.text).toBe('Which sauce?\n- Sauce? (tomato, cream)');
+  });
+});
+
+describe('2025 sessions behind two replicas', () => {
+  it('serves one session from either replica and keeps its conversation', async () => {
+    const client = await connectClient(`${a.url}/mcp`, '2025-11-25', { fetch: roundRobin([a.url, b.url]) });
+    try {
+      expect((await client.listTools()).tools).toHaveLength(3);
+      await client.callTool({ name: 'ask', arguments: { query: { text: 'first question' } } });
+      const r = await client.callTool({ name: 'ask', arguments: { query: { text: 'second question' } } });
+      // The scripted agent reports the conversation's earlier queries: the session kept it across replicas.
+      expect(structured(r)._meta.agent_saw_prev).toEqual(['first question']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('continues a 2026 conversation through meta.session_context', async () => {
+    const client = await connectClient(`${b.url}/mcp`, '2026-07-28');
+    try {
+      const first = structured(await client.callTool({ name: 'ask', arguments: { query: { text: 'modern first' } } }));
+      const second = structured(
+        await client.callTool({ name: 'ask', arguments: { query: { text: 'modern second' }, meta: { session_context: first._meta.session_context } } }),
+      );
+      expect(second._meta.agent_saw_prev).toEqual(['modern first']);
+    } finally {
+      await client.close();
+    }
+  });
+});
