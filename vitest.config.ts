@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/fast-check-setup.ts'],
   },
 });

@@ -55,11 +55,13 @@ describe('attachActions (NLWeb 5)', () => {
     expect(prefillArguments(recipe, { type: 'object' })).toEqual({});
   });
 
-  it('property: the result is always a valid result item whose actions validate', () => {
+  it('property: a valid result item stays valid and gains validating actions', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), fc.webUrl(), (extra, url) => {
         const item = { ...extra, '@type': 'Thing' } as ResultItem;
         delete (item as Record<string, unknown>).actions;
+        // Only items that are valid to begin with (e.g. `name` a string) must stay valid.
+        fc.pre(ResultItemSchema.safeParse(item).success);
         const out = attachActions(item, 'kitchen', [scale], url);
         expect(ResultItemSchema.safeParse(out).success).toBe(true);
         expect(out.actions).toHaveLength(2);

@@ -17,7 +17,12 @@ export interface GatewayProcess {
 }
 
 const live = new Set<ChildProcess>();
-process.once('exit', () => live.forEach((c) => c.kill('SIGKILL')));
+const files = new Set<string>();
+// A crashed or interrupted run must leave neither gateway processes nor their config files behind.
+process.once('exit', () => {
+  live.forEach((c) => c.kill('SIGKILL'));
+  files.forEach((f) => rmSync(f, { force: true }));
+});
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
@@ -30,6 +35,7 @@ function exited(child: ChildProcess): Promise<void> {
 export async function spawnGateway(config: Record<string, unknown>, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const file = join(REPO_ROOT, `.nlgate-test-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
+  files.add(file);
   const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli.ts'), 'serve', '--config', file], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -41,6 +47,7 @@ export async function spawnGateway(config: Record<string, unknown>, env: Record<
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const cleanup = () => {
     live.delete(child);
+    files.delete(file);
     rmSync(file, { force: true });
   };
   child.once('exit', cleanup);
