@@ -71,7 +71,12 @@ async function main(): Promise<void> {
   const redisServer = await startRedis();
   // Long leases: the sweeper must not run during the measurement (it would add its own commands).
   const defaults = { promiseAfterMs: 5000, leaseMs: 600_000 };
-  const agents = [{ name: 'up', kind: 'nlweb', url: upstream.url, streaming: false }, { name: 'upsse', kind: 'nlweb', url: upstream.url }];
+  const agents = [
+    { name: 'up', kind: 'nlweb', url: upstream.url, streaming: false },
+    { name: 'upsse', kind: 'nlweb', url: upstream.url },
+    // Becomes a promise at once: for the /await measurements.
+    { name: 'promised', kind: 'nlweb', url: upstream.url, streaming: false, promiseAfterMs: 20 },
+  ];
   const [memGw, redisGw] = await Promise.all([
     spawnGateway({ defaults, agents }),
     spawnGateway({ defaults, agents, store: { kind: 'redis', url: redisServer.url, prefix: 'bench:' } }),
@@ -79,6 +84,11 @@ async function main(): Promise<void> {
   const q = { query: { text: 'pasta' } };
   try {
     const conv = JSON.parse(await post(`${redisGw.url}/agents/up/ask`, q))._meta.session_context;
+    // A promise that stays running (the upstream hangs) and one that is settled (read within its grace).
+    const running = JSON.parse(await post(`${redisGw.url}/agents/promised/ask`, { query: { text: 'hang' } })).promise.token as string;
+    const settled = JSON.parse(await post(`${redisGw.url}/agents/promised/ask`, { query: { text: 'slow pasta' } })).promise.token as string;
+    await post(`${redisGw.url}/await`, { promise_token: settled, action: 'checkin', wait_ms: 5000 });
+    const checkin = (token: string) => () => post(`${redisGw.url}/await`, { promise_token: token, action: 'checkin' });
     const results = {
       when: new Date().toISOString(),
       node: process.version,
@@ -90,12 +100,14 @@ async function main(): Promise<void> {
         gatewayRedisJsonSecondTurn: await time(() => post(`${redisGw.url}/agents/up/ask`, { ...q, meta: { session_context: conv } })),
         directSse: await time(() => post(`${upstream.url}/ask`, q, { accept: 'text/event-stream' })),
         gatewayRedisSse: await time(() => post(`${redisGw.url}/agents/upsse/ask`, q, { accept: 'text/event-stream' })),
-        gatewayRedisAwaitUnknownToken: await time(() => post(`${redisGw.url}/await`, { promise_token: 'prm_none', action: 'checkin' })),
+        gatewayRedisAwaitRunning: await time(checkin(running)),
+        gatewayRedisAwaitSettled: await time(checkin(settled)),
       },
       redisCommandsPerAsk: {
         newConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, q)),
         existingConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, { ...q, meta: { session_context: conv } })),
-        awaitCheckin: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/await`, { promise_token: 'prm_none', action: 'checkin' })),
+        awaitCheckinRunning: await commandsPer(redisServer.url, 100, checkin(running)),
+        awaitCheckinSettled: await commandsPer(redisServer.url, 100, checkin(settled)),
       },
     };
     const l = results.latencyMs;

@@ -4,7 +4,7 @@
  * one round trip. Scripts are registered with ioredis `defineCommand` (EVALSHA, falling back to
  * EVAL after a SCRIPT FLUSH or a failover to a node that never saw them).
  *
- * Key layout (docs/store.md): a promise is a HASH `<p>{promises}:<token>`; running promises are
+ * Key layout (README "State store"): a promise is a HASH `<p>{promises}:<token>`; running promises are
  * indexed in the ZSET `<p>{promises}` (token → leaseUntil). The `{promises}` hash tag keeps both
  * in one Cluster slot, so a script may touch them together. Every key gets a TTL; the index's
  * TTL is kept ≥ the longest-lived promise it lists, so it disappears once they all have.

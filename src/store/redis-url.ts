@@ -1,5 +1,5 @@
 /**
- * `store.url` for the Redis store: which Redis deployment to dial and how (docs/store.md
+ * `store.url` for the Redis store: which Redis deployment to dial and how (README "State store"
  * "URL forms"). Plain URLs go to ioredis as they are; Sentinel and Cluster URLs, which ioredis
  * does not parse, are turned into its `sentinels`/`name` options and its Cluster startup nodes.
  *
@@ -34,7 +34,7 @@ export type RedisTarget =
     }
   | { mode: 'cluster'; nodes: HostPort[]; tls: boolean; username?: string; password?: string };
 
-/** Connection tuning (docs/store.md "Redis settings"). */
+/** Connection tuning (README "State store › Redis settings"). */
 export interface RedisTuning {
   /** A command without a reply after this long fails (a hung Redis). Default 2000 ms. */
   commandTimeoutMs: number;
@@ -71,7 +71,7 @@ function parseHostPort(raw: string, defaultPort: number): HostPort {
   return { host: (m[1] ?? m[2]) as string, port };
 }
 
-/** Parses `store.url` into a standalone, Sentinel or Cluster target (docs/store.md "URL forms"). */
+/** Parses `store.url` into a standalone, Sentinel or Cluster target (README "State store › URL forms"). */
 export function parseRedisUrl(url: string): RedisTarget {
   if (/^rediss?:\/\//i.test(url)) {
     try {
