@@ -24,6 +24,8 @@ export interface AskOptions extends CallOptions {
    * `promiseAfterMs` (NLWeb 4.1.2). Bindings without a way to await (none today) pass false.
    */
   allowPromise?: boolean;
+  /** Overrides the agent's `promiseAfterMs` for this call; 0 always answers with a promise (an MCP task). */
+  promiseAfterMs?: number;
 }
 
 /** A live answer stream for a streaming client (NLWeb 6). */

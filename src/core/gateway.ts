@@ -100,8 +100,9 @@ class GatewayCore implements Gateway {
   async ask(request: AskRequest, opts: AskOptions = {}): Promise<CanonicalResponse> {
     const { entry, turn } = await this.open(request, opts);
     const run = this.startRun(entry, turn, opts);
-    const after = entry.config.promiseAfterMs ?? this.defaults.promiseAfterMs;
-    const first = opts.allowPromise === false ? await run.done : await raceTimeout(run.done, after);
+    const after = opts.promiseAfterMs ?? entry.config.promiseAfterMs ?? this.defaults.promiseAfterMs;
+    // 0 means "always a promise" (an MCP task must have a handle even when the answer is instant).
+    const first = opts.allowPromise === false ? await run.done : after === 0 ? TIMED_OUT : await raceTimeout(run.done, after);
     const sc = Conversations.sessionContext(turn.conversationId);
     if (first === TIMED_OUT) {
       run.detach();
