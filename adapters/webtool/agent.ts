@@ -22,7 +22,7 @@ function toolOf(action: WebtoolAction): ToolDescription {
     name: action.name,
     description: action.description,
     inputSchema: action.requestSchema,
-    ...(objectResult ? { outputSchema: action.responseSchema } : {}),
+    ...(objectResult ? { outputSchema: action.responseSchema } : { resultSchema: action.responseSchema }),
   };
 }
 

@@ -14,6 +14,11 @@ export interface ToolDescription {
   description: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /**
+   * The result's schema when it is not an object (e.g. an array), for protocols that allow that
+   * (webtool `responseSchema`); MCP's `outputSchema` must describe an object, so it stays unset then.
+   */
+  resultSchema?: JsonSchema;
   /** MCP-style hints (readOnlyHint, idempotentHint, ...), passed through as given. */
   annotations?: Record<string, unknown>;
 }

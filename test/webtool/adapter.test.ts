@@ -46,6 +46,8 @@ describe('webtool adapter against the example kitchen webtool (real HTTP)', () =
     expect(convert.inputSchema).toMatchObject({ type: 'object', required: ['amount', 'from', 'to'] });
     expect(convert.outputSchema).toMatchObject({ type: 'object' });
     expect(d.tools!.find((t) => t.name === 'convert_text')!.outputSchema).toBeUndefined();
+    // Regression: a non-object responseSchema was lost when the gateway republished the action.
+    expect(d.tools!.find((t) => t.name === 'convert_text')!.resultSchema).toMatchObject({ type: 'array' });
   });
 
   it('calls an action with the merged config and the pinned version, and returns its data', async () => {

@@ -72,4 +72,9 @@ describe('webtools both ways', () => {
     const r = await gw.gateway.callTool('kitchen', 'scale', { ingredients: [{ name: 'flour', amount: 200, unit: 'g' }], from_servings: 2, to_servings: 3 });
     expect(r.structured).toEqual({ factor: 1.5, servings: 3, ingredients: [{ name: 'flour', amount: 300, unit: 'g' }] });
   });
+
+  it('republishes an upstream action with an array responseSchema unchanged (regression: it was lost)', async () => {
+    const metadata = (await (await fetch(`${gw.url}/webtools/kitchen`)).json()) as { actions: Array<{ name: string; responseSchema: { type?: string } }> };
+    expect(metadata.actions.find((a) => a.name === 'convert_text')!.responseSchema.type).toBe('array');
+  });
 });

@@ -51,13 +51,13 @@ function builtinActions() {
 /** What `data` is for a tool without an output schema. */
 const UNTYPED_RESULT_SCHEMA = { description: "The tool's structured result, or {text, content} when it returns only content" };
 
-/** A structured tool of the agent as a webtool action ("actions"): inputSchema → requestSchema, outputSchema → responseSchema. */
+/** A structured tool of the agent as a webtool action ("actions"): inputSchema → requestSchema, outputSchema (or a non-object resultSchema) → responseSchema. */
 export function actionOfTool(tool: PublishedTool): WebtoolAction {
   return {
     name: tool.toolName,
     description: tool.description,
     requestSchema: tool.inputSchema,
-    responseSchema: tool.outputSchema ?? UNTYPED_RESULT_SCHEMA,
+    responseSchema: tool.outputSchema ?? tool.resultSchema ?? UNTYPED_RESULT_SCHEMA,
   };
 }
 
