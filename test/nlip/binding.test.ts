@@ -15,6 +15,7 @@ beforeAll(async () => {
       agents: [
         { name: 'scripted', kind: 'scripted' },
         { name: 'locked', kind: 'scripted', requireAuth: true, forwardCredentials: true },
+        { name: 'second', kind: 'scripted' },
       ],
     },
     { adapters: [...builtinAdapters, scriptedAdapter] },
@@ -66,6 +67,13 @@ describe('NLIP binding behaviour', () => {
       expect(status, path).toBe(200);
     }
     expect(lastCall().request.query.text).toBe('hello there');
+  });
+
+  it('routes a message whose label names an agent to that agent; other labels are free tags', async () => {
+    await post('/nlip/', JSON.stringify({ format: 'text', subformat: 'english', content: 'hello second', label: 'second' }));
+    expect(lastCall()).toMatchObject({ agent: 'second', request: { query: { text: 'hello second' } } });
+    await post('/nlip/', JSON.stringify({ format: 'text', subformat: 'english', content: 'hello tag', label: 'my-tag' }));
+    expect(lastCall()).toMatchObject({ agent: 'scripted', request: { query: { text: 'hello tag' } } });
   });
 
   it('answers other methods with 405 and an NLIP body', async () => {

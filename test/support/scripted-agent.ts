@@ -11,6 +11,8 @@ import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
  * that completes after k check-ins. Every call is recorded in `calls` (request + context view).
  */
 export interface ScriptedCall {
+  /** The agent (config name) that took the call. */
+  agent: string;
   request: AskRequest;
   conversation: CallContext['conversation'];
   credentials: CallContext['credentials'];
@@ -79,7 +81,7 @@ class ScriptedAgent implements Agent {
     };
   }
   ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
-    const call: ScriptedCall = { request, conversation: ctx.conversation, credentials: ctx.credentials, aborted: false };
+    const call: ScriptedCall = { agent: this.name, request, conversation: ctx.conversation, credentials: ctx.credentials, aborted: false };
     scriptedCalls.push(call);
     return answer(request, ctx, call);
   }

@@ -76,7 +76,9 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
     return renderNotice(`The message's structured parts are not valid filters: ${describeIssues(checked.error.issues)}`, style, 'INVALID_QUERY');
   }
   let request = checked.data;
-  const agent = x.gateway.resolveAgent(request, x.agent);
+  // Routing (design.md "The core"): the path's agent, else an agent named by the message label.
+  const routed = x.agent ?? agentNamedBy(x.gateway, message.label);
+  const agent = x.gateway.resolveAgent(request, routed);
   const capabilities = (await x.gateway.describeAgent(agent).catch(() => undefined))?.capabilities;
   // A person reads the reply: ask for a summary from agents that write one.
   if (capabilities?.summarize) request = { ...request, prefer: { mode: 'list,summarize' } };
@@ -86,7 +88,7 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
   if (!ask.text && !(takesAttachments && ask.attachments.length > 0)) {
     return renderNotice(['The message has no question: send it as text (format "text").', ...notes].join('\n'), style, 'INVALID_QUERY');
   }
-  const response = await x.gateway.ask(request, { ...opts, allowPromise: true });
+  const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), allowPromise: true });
   const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, known !== undefined);
   return renderResponse(response, { ...style, tokens }, notes);
 }
@@ -102,6 +104,11 @@ async function answerControl(x: Exchange, message: NlipMessage, style: ReplyStyl
   }
   if (/upload|redirect|large/.test(text)) return renderUploadLocation(x.uploadUrl, style);
   return renderControlInfo(style);
+}
+
+/** The configured agent whose name is the message's `label`, if any (labels are free tags otherwise). */
+function agentNamedBy(gateway: Gateway, label: string | undefined): string | undefined {
+  return label !== undefined && gateway.listAgents().some((a) => a.name === label) ? label : undefined;
 }
 
 /** The gateway conversation a response belongs to (`_meta.session_context.conversation_id`). */
