@@ -122,30 +122,32 @@ class GatewayCore implements Gateway {
     const { ctx, release } = this.callContext(entry, opts, turn);
     const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
     const events = followUpstreamPromises(entry.agent, ctx, normalized);
-    const self = this;
-    async function* recorded(): AsyncGenerator<AgentEvent> {
-      let upstreamSession: Record<string, unknown> | undefined;
-      try {
-        for await (const e of events) {
-          const sc = e.type === 'start' || e.type === 'complete' ? e.meta?.session_context : undefined;
-          if (sc && typeof sc === 'object') upstreamSession = sc as Record<string, unknown>;
-          if (e.type === 'complete') {
-            await self.conversations.finish(turn, entry.config.name, upstreamSession).catch((err: unknown) => {
-              self.log.warn({ err: String(err) }, 'could not record the conversation turn');
-            });
-          }
-          yield e;
-        }
-      } finally {
-        release();
-      }
-    }
     return {
       agent: entry.config.name,
       conversationId: turn.conversationId,
       sessionContext: Conversations.sessionContext(turn.conversationId),
-      events: recorded(),
+      events: this.recordingTurn(events, turn, entry.config.name, release),
     };
+  }
+
+  /** Passes a stream through, recording the conversation turn before `complete` goes out. */
+  private async *recordingTurn(events: AsyncIterable<AgentEvent>, turn: Turn, agent: string, release: () => void): AsyncGenerator<AgentEvent> {
+    let upstreamSession: Record<string, unknown> | undefined;
+    try {
+      for await (const e of events) {
+        const sc = e.type === 'start' || e.type === 'complete' ? e.meta?.session_context : undefined;
+        if (sc && typeof sc === 'object') upstreamSession = sc as Record<string, unknown>;
+        if (e.type === 'complete') {
+          // The answer is already with the client: a store failure here costs the turn, not the answer.
+          await this.conversations.finish(turn, agent, upstreamSession).catch((err: unknown) => {
+            this.log.warn({ err: String(err) }, 'could not record the conversation turn');
+          });
+        }
+        yield e;
+      }
+    } finally {
+      release();
+    }
   }
 
   /** NLWeb 4.2: check in on (optionally long-polling) or cancel a promise, wherever it runs. */
