@@ -50,6 +50,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     bodyLimitBytes: config.server.bodyLimitBytes,
     allowedOrigins: config.server.allowedOrigins,
     allowedHosts: config.server.allowedHosts,
+    promiseTtlMs: config.defaults.promiseTtlMs,
     ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
   };
 

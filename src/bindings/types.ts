@@ -11,6 +11,8 @@ export interface ServerSettings {
   allowedHosts: string[];
   /** The gateway's public base URL, for links it publishes (webtool endpoints, NLIP upload URI). */
   publicUrl?: string;
+  /** How long a promise lives (config `defaults.promiseTtlMs`): the `ttl` an MCP task reports. */
+  promiseTtlMs?: number;
 }
 
 /** What a binding is given to build its routes. */

@@ -1,13 +1,13 @@
-import { inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../../core/agent.ts';
 import { collectEvents } from '../../core/collect.ts';
 import { describeIssues } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
-import { AskRequestSchema, AwaitRequestSchema, isElicitation, type AskRequest, type CanonicalResponse, type Elicitation } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { clientCapabilities, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
-import { renderFailureResult, renderNlwebResult } from './render.ts';
+import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
 
 /** The key of the gateway's elicitation inside a 2026 `input_required` round. */
 const ANSWERS_KEY = 'nlweb_elicitation';
@@ -107,6 +107,26 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
   } catch (err) {
     return renderFailureResult(err);
   }
+}
+
+/**
+ * The `ask` tool called as an MCP task (2025-11-25 "Tasks"): the core answers with a promise at once
+ * (`promiseAfterMs: 0`) and the call goes on; the promise is the task. Bad arguments or a refused
+ * call (unknown agent, rate limit) are JSON-RPC errors: there is no task to report them in.
+ */
+export async function startAskTask(args: unknown, t: AskToolContext): Promise<PromiseResponse> {
+  const parsed = AskRequestSchema.safeParse(args ?? {});
+  if (!parsed.success) throw new ProtocolError(-32602, `Invalid arguments for tool ask: ${describeIssues(parsed.error.issues)}`);
+  let response: CanonicalResponse;
+  try {
+    const request = await withSessionConversation(parsed.data, t);
+    response = await t.gateway.ask(request, { ...options(t), allowPromise: true, promiseAfterMs: 0 });
+  } catch (err) {
+    throw protocolError(err);
+  }
+  if (!isPromise(response)) throw new ProtocolError(-32603, 'The call could not be run as a task');
+  await bindSessionConversation(response, t);
+  return response;
 }
 
 /** The `await` tool (NLWeb Appendix A.2, 4.2): check in on or cancel a promise, on any replica. */

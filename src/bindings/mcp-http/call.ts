@@ -12,6 +12,14 @@ export interface McpCall {
   session?: McpSession;
 }
 
+/** The first revision with MCP tasks; 2026-07-28 moved them to an extension the SDK does not ship. */
+const TASKS_SINCE = '2025-11-25';
+
+/** Whether this request may use MCP tasks: a 2025 session of revision 2025-11-25 (MCP "Tasks", experimental). */
+export function tasksEnabled(call: McpCall): boolean {
+  return call.era === 'legacy' && call.session !== undefined && call.session.protocolVersion >= TASKS_SINCE;
+}
+
 /** MCP log levels, least severe first (RFC 5424 order, MCP "Logging"). */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 

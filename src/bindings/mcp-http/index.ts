@@ -6,6 +6,7 @@ import { jsonRpcError, rejectUntrusted } from './guard.ts';
 import { LegacyEndpoint } from './legacy.ts';
 import { buildMcpServer } from './server.ts';
 import { McpSessions } from './sessions.ts';
+import { McpTasks } from './tasks.ts';
 
 /**
  * The MCP binding (design.md "Mapping", NLWeb Appendix A): `/mcp` and `/agents/{name}/mcp` serve
@@ -15,7 +16,7 @@ import { McpSessions } from './sessions.ts';
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
   const sessions = new McpSessions(gateway.store);
-  const deps = { gateway, sessions };
+  const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs) };
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
   const calls = new WeakMap<Request, McpCall>();
   const modern = createMcpHandler(

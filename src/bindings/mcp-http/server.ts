@@ -1,11 +1,12 @@
 import { ProtocolError, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
-import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
-import { clientChannel, type McpCall } from './call.ts';
+import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
+import { clientChannel, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
 import { protocolError, renderToolError, renderToolResult } from './render.ts';
 import type { McpSessions } from './sessions.ts';
+import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
 import { toolSurface } from './tools.ts';
 
 /** How the gateway introduces itself to MCP clients. */
@@ -19,6 +20,7 @@ const INSTRUCTIONS =
 export interface ServerDeps {
   gateway: Gateway;
   sessions: McpSessions;
+  tasks: McpTasks;
 }
 
 /** Runs a non-tool request, turning gateway errors into JSON-RPC errors (ERROR_TABLE `jsonrpc`). */
@@ -30,11 +32,16 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The capabilities an endpoint declares: tools and logging always, the rest when an agent passes it through. */
-function capabilitiesFor(pass: Passthrough): ServerCapabilities {
+/**
+ * The capabilities an endpoint declares: tools and logging always, tasks for task-augmented
+ * `tools/call` where the revision has them (MCP 2025-11-25 "Tasks"; no `tasks/list`: a task id is a
+ * bearer handle, not listed), the rest when an agent passes it through.
+ */
+function capabilitiesFor(pass: Passthrough, tasks: boolean): ServerCapabilities {
   return {
     tools: {},
     logging: {},
+    ...(tasks ? { tasks: { requests: { tools: { call: {} } }, cancel: {} } } : {}),
     ...(pass.serves('resources/list') ? { resources: {} } : {}),
     ...(pass.serves('prompts/list') ? { prompts: {} } : {}),
     ...(pass.serves('completion/complete') ? { completions: {} } : {}),
@@ -50,19 +57,28 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   const { gateway } = deps;
   const agents = call.agent !== undefined ? [gateway.resolveAgent(undefined, call.agent)] : gateway.listAgents().map((a) => a.name);
   const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
-  const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass), instructions: INSTRUCTIONS });
+  const tasks = tasksEnabled(call);
+  const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass, tasks), instructions: INSTRUCTIONS });
 
-  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent)).tools })));
+  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent, { tasks })).tools })));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const channel = clientChannel(call, ctx, progressToken);
     const t: AskToolContext = { gateway, call, ctx, channel, progressToken };
+    const asTask = tasks && request.params.task !== undefined;
+    if (name === 'ask' && asTask) {
+      // A CreateTaskResult; the SDK's tools/call check wants `content`, which a Result may carry besides.
+      return { content: [], ...(await deps.tasks.create(await startAskTask(args, t), call)) } as CallToolResult;
+    }
     if (name === 'ask') return runAskTool(args, t).finally(channel.drain);
+    // Tasks "Tool-Level Negotiation": only `ask` declares taskSupport; the others forbid it.
+    if (asTask && name === 'await') throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     if (name === 'await') return runAwaitTool(args, t);
     const route = (await guarded(() => toolSurface(gateway, call.agent))).routes.get(name);
     if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     let result: CallToolResult;
     try {
       const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel });
@@ -88,6 +104,15 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   }
   if (pass.serves('completion/complete')) {
     server.setRequestHandler('completion/complete', (r, ctx) => guarded(() => pass.complete(r.params, ctx.mcpReq.signal)) as never);
+  }
+
+  if (tasks) {
+    // MCP 2025-11-25 "Tasks": the task id is a promise token, so any replica answers these.
+    // SDK 2.4 types tasks/* as wire vocabulary only, so they are registered with their params schema.
+    const params = { params: TaskIdParamsSchema };
+    server.setRequestHandler('tasks/get', params, (p) => guarded(() => deps.tasks.get(p.taskId, call)));
+    server.setRequestHandler('tasks/result', params, (p, ctx) => guarded(() => deps.tasks.result(p.taskId, call, ctx.mcpReq.signal)));
+    server.setRequestHandler('tasks/cancel', params, (p) => guarded(() => deps.tasks.cancel(p.taskId, call)));
   }
 
   // MCP "Logging": a 2025 session keeps its level (any replica filters by it); agents get it too.

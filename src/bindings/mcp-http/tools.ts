@@ -32,9 +32,15 @@ function inputSchemaOf(schema: z.ZodType): Tool['inputSchema'] {
   return z.toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema'];
 }
 
-/** Appendix A.1: the `ask` tool, described by the agent(s) it reaches. */
-export function askTool(description: string): Tool {
-  return { name: 'ask', description, inputSchema: inputSchemaOf(AskToolInputSchema), annotations: { readOnlyHint: true, openWorldHint: true } };
+/** Appendix A.1: the `ask` tool, described by the agent(s) it reaches; where MCP tasks are on, it may run as one. */
+export function askTool(description: string, opts: { tasks?: boolean } = {}): Tool {
+  return {
+    name: 'ask',
+    description,
+    inputSchema: inputSchemaOf(AskToolInputSchema),
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    ...(opts.tasks ? { execution: { taskSupport: 'optional' as const } } : {}),
+  };
 }
 
 /** Appendix A.2: the `await` tool. */
@@ -72,9 +78,9 @@ async function askDescription(gateway: Gateway, agent: string | undefined): Prom
  * `await`, then the agents' tools, named as the gateway qualifies them (`<agent>__<tool>` when more
  * than one agent is configured), never clashing with `ask`/`await`, within 64 characters.
  */
-export async function toolSurface(gateway: Gateway, agent: string | undefined): Promise<ToolSurface> {
+export async function toolSurface(gateway: Gateway, agent: string | undefined, opts: { tasks?: boolean } = {}): Promise<ToolSurface> {
   const [description, published] = await Promise.all([askDescription(gateway, agent), gateway.listTools(agent)]);
-  const tools: Tool[] = [askTool(description), awaitTool()];
+  const tools: Tool[] = [askTool(description, opts), awaitTool()];
   const routes = new Map<string, ToolRoute>([
     ['ask', { kind: 'ask' }],
     ['await', { kind: 'await' }],

@@ -1,0 +1,196 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import {
+  ProtocolError,
+  RELATED_TASK_META_KEY,
+  type CallToolResult,
+  type CancelTaskResult,
+  type CreateTaskResult,
+  type GetTaskResult,
+  type Task,
+} from '@modelcontextprotocol/server';
+import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import { withSessionContext } from '../../core/responses.ts';
+import { isPromise, type CanonicalResponse, type PromiseResponse } from '../../protocol/nlweb/index.ts';
+import type { McpCall } from './call.ts';
+import { renderNlwebResult } from './render.ts';
+
+/** Store namespace of the MCP tasks the binding created (one per task-augmented `ask`). */
+export const TASK_NAMESPACE = 'mcp-task';
+/** How often a requestor is asked to poll `tasks/get` (MCP 2025-11-25 Tasks, `pollInterval`). */
+export const TASK_POLL_INTERVAL_MS = 1000;
+/** The config default of `defaults.promiseTtlMs`, used when the settings do not say. */
+const DEFAULT_TTL_MS = 3_600_000;
+/** What one `tasks/result` round asks the core to wait; the core caps it at `defaults.awaitMaxWaitMs`. */
+const LONG_POLL_MS = 30_000;
+/** A `tasks/result` round never spins faster than this (a cap of 0, an upstream promise answered at once). */
+const MIN_ROUND_MS = 250;
+
+/** The params of `tasks/get`, `tasks/result` and `tasks/cancel` (2025-11-25 `GetTaskRequest` and kin). */
+export const TaskIdParamsSchema = z.looseObject({ taskId: z.string().min(1) });
+
+const TerminalSchema = z.enum(['completed', 'failed', 'cancelled']);
+
+/**
+ * What the binding keeps beside the promise: the facts a Task reports that the promise does not
+ * carry. The promise itself (status, answer) stays the core's; this only remembers when the task
+ * began, who may see it, and — once seen terminal — its final state, so later `tasks/get` calls do
+ * not touch the promise again.
+ */
+const TaskRecordSchema = z.object({
+  createdAt: z.string(),
+  ttl: z.number().int().positive(),
+  /** sha256 of the Authorization the task was created with (tasks are bound to their authorization context). */
+  owner: z.string().optional(),
+  /** The ask's `_meta.session_context` (its conversation), which a settled promise's answer does not repeat. */
+  sessionContext: z.record(z.string(), z.unknown()).optional(),
+  final: z.object({ status: TerminalSchema, statusMessage: z.string().optional(), at: z.string() }).optional(),
+});
+type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** A task's state as seen now. */
+interface TaskState {
+  status: Task['status'];
+  statusMessage?: string | undefined;
+  at?: string;
+}
+
+function ownerOf(call: McpCall): string | undefined {
+  const auth = call.credentials.authorization;
+  return auth ? createHash('sha256').update(auth).digest('base64url') : undefined;
+}
+
+/** The task state an NLWeb response stands for: a promise is working, a failure failed (CANCELLED: cancelled), else completed. */
+export function stateOf(response: CanonicalResponse): TaskState {
+  if (isPromise(response)) {
+    const { message, progress } = response.promise;
+    const pct = progress !== undefined ? ` (${Math.round(progress * 100)}%)` : '';
+    return { status: 'working', ...(message ? { statusMessage: `${message}${pct}` } : pct ? { statusMessage: pct.trim() } : {}) };
+  }
+  if (response._meta.response_type === 'failure') {
+    const error = (response as { error?: { code?: string; message?: string } }).error;
+    return { status: error?.code === 'CANCELLED' ? 'cancelled' : 'failed', ...(error?.message ? { statusMessage: error.message } : {}) };
+  }
+  return { status: 'completed' };
+}
+
+const unknownTask = () => new ProtocolError(-32602, 'Unknown or expired task id');
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * MCP tasks (2025-11-25 "Tasks", experimental) over the gateway's promises (NLWeb 4.1.2/4.2): a
+ * task-augmented `ask` becomes a promise, and the task id IS the promise token — unguessable and
+ * kept in the shared store, so any replica answers `tasks/get`, `tasks/result` and `tasks/cancel`.
+ */
+export class McpTasks {
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly ttlMs: number = DEFAULT_TTL_MS,
+  ) {}
+
+  /** Tasks "Creating Tasks": the CreateTaskResult for the promise a task-augmented `ask` got. */
+  async create(response: PromiseResponse, call: McpCall): Promise<CreateTaskResult> {
+    const taskId = response.promise.token;
+    const owner = ownerOf(call);
+    const sessionContext = response._meta.session_context;
+    const record: TaskRecord = {
+      createdAt: new Date().toISOString(),
+      ttl: this.ttlMs,
+      ...(owner ? { owner } : {}),
+      ...(sessionContext && typeof sessionContext === 'object' ? { sessionContext: sessionContext as Record<string, unknown> } : {}),
+    };
+    await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify(record), this.ttlMs);
+    return { task: taskOf(taskId, record, stateOf(response)) };
+  }
+
+  /** `tasks/get`: the task's state now, without waiting. */
+  async get(taskId: string, call: McpCall): Promise<GetTaskResult> {
+    const record = await this.record(taskId, call);
+    if (record.final) return taskOf(taskId, record, record.final);
+    const response = await this.gateway.await({ promise_token: taskId, action: 'checkin' }, options(call));
+    return taskOf(taskId, record, await this.observe(taskId, record, response));
+  }
+
+  /**
+   * `tasks/result`: blocks until the task is terminal, then answers exactly what the synchronous
+   * `ask` would have (a failed or cancelled task: its failure with `isError`), with the
+   * related-task `_meta`.
+   */
+  async result(taskId: string, call: McpCall, signal: AbortSignal): Promise<CallToolResult> {
+    const record = await this.record(taskId, call);
+    let response: CanonicalResponse;
+    for (;;) {
+      if (signal.aborted) throw new ProtocolError(-32800, 'Request cancelled');
+      const started = Date.now();
+      response = await this.gateway.await({ promise_token: taskId, action: 'checkin', wait_ms: LONG_POLL_MS }, options(call, signal));
+      if (!isPromise(response)) break;
+      await sleep(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
+    }
+    await this.observe(taskId, record, response);
+    const result = renderNlwebResult(record.sessionContext ? withSessionContext(response, record.sessionContext) : response);
+    return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+  }
+
+  /** `tasks/cancel`: cancels the promise wherever it runs; a task already terminal is an error (-32602). */
+  async cancel(taskId: string, call: McpCall): Promise<CancelTaskResult> {
+    const record = await this.record(taskId, call);
+    if (record.final) throw new ProtocolError(-32602, `Cannot cancel a task that is already ${record.final.status}`);
+    const response = await this.gateway.await({ promise_token: taskId, action: 'cancel' }, options(call));
+    const state = await this.observe(taskId, record, response);
+    // The core answers a promise that had already settled with its answer: that task was terminal.
+    if (state.status !== 'cancelled') throw new ProtocolError(-32602, `Cannot cancel a task that is already ${state.status}`);
+    return taskOf(taskId, record, state);
+  }
+
+  /** The task's record, or -32602 when unknown, expired, or created under another authorization. */
+  private async record(taskId: string, call: McpCall): Promise<TaskRecord> {
+    const raw = await this.gateway.store.getRecord(TASK_NAMESPACE, taskId);
+    if (raw === null) throw unknownTask();
+    let parsed: ReturnType<typeof TaskRecordSchema.safeParse>;
+    try {
+      parsed = TaskRecordSchema.safeParse(JSON.parse(raw));
+    } catch {
+      throw unknownTask();
+    }
+    if (!parsed.success || parsed.data.owner !== ownerOf(call)) throw unknownTask();
+    return parsed.data;
+  }
+
+  /** The state a response stands for; the first terminal one is remembered with its time. */
+  private async observe(taskId: string, record: TaskRecord, response: CanonicalResponse): Promise<TaskState> {
+    const state = stateOf(response);
+    if (state.status === 'working' || state.status === 'input_required' || record.final) return record.final ?? state;
+    const final = { status: state.status, ...(state.statusMessage ? { statusMessage: state.statusMessage } : {}), at: new Date().toISOString() };
+    const left = Date.parse(record.createdAt) + record.ttl - Date.now();
+    await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify({ ...record, final }), Math.max(1000, left));
+    return final;
+  }
+}
+
+function options(call: McpCall, signal?: AbortSignal): CallOptions {
+  return { ...(call.agent !== undefined ? { agent: call.agent } : {}), credentials: call.credentials, ...(signal ? { signal } : {}) };
+}
+
+/** A Task as the 2025-11-25 schema has it (`TaskSchema`: every timestamp ISO 8601, ttl in ms). */
+function taskOf(taskId: string, record: TaskRecord, state: TaskState): Task {
+  return {
+    taskId,
+    status: state.status,
+    ...(state.statusMessage ? { statusMessage: state.statusMessage } : {}),
+    createdAt: record.createdAt,
+    lastUpdatedAt: state.at ?? record.createdAt,
+    ttl: record.ttl,
+    pollInterval: TASK_POLL_INTERVAL_MS,
+  };
+}
