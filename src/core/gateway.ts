@@ -113,7 +113,7 @@ class GatewayCore implements Gateway {
       const info = await this.promises.adoptUpstream(entry.config.name, first.upstreamPromise, turn.conversationId);
       return withSessionContext(promiseResponse(info), sc);
     }
-    return withSessionContext(first.response, sc);
+    return first.response;
   }
 
   /** NLWeb 6: a live stream of normalised events; upstream promises are followed to the answer. */
@@ -272,7 +272,8 @@ class GatewayCore implements Gateway {
     })
       .then(async (c: Collected) => {
         await this.conversations.finish(turn, entry.config.name, c.upstreamSession);
-        return c;
+        // The answer keeps its conversation wherever it is read (here, or later through /await).
+        return { ...c, response: withSessionContext(c.response, Conversations.sessionContext(turn.conversationId)) };
       })
       .finally(release);
     return { controller, done, detach, onProgress: (cb) => (progressCb = cb) };

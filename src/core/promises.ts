@@ -1,10 +1,11 @@
 import type { CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { Collected } from './collect.ts';
+import { Conversations } from './conversations.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
-import { failureFromError, failureResponse, promiseResponse } from './responses.ts';
+import { failureFromError, failureResponse, promiseResponse, withSessionContext } from './responses.ts';
 
 /** Lease value for promises no replica runs (upstream promises: check-ins are forwarded). */
 const NO_LEASE = Number.MAX_SAFE_INTEGER;
@@ -181,10 +182,10 @@ export class PromiseService {
       const record = await this.mustGet(token);
       if (record.status !== 'running') {
         await this.store.expirePromise(token, this.settings.readGraceMs);
-        return record.response ?? failureResponse('INTERNAL_ERROR', 'The promise ended without an answer');
+        return present(record, record.response ?? failureResponse('INTERNAL_ERROR', 'The promise ended without an answer'));
       }
-      if (record.upstreamToken) return this.checkinUpstream(record);
-      if (Date.now() >= deadline || this.closed) return this.asPromise(record);
+      if (record.upstreamToken) return present(record, await this.checkinUpstream(record));
+      if (Date.now() >= deadline || this.closed) return present(record, asPromise(record, record));
       await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
       pause = Math.min(pause * 2, 250);
     }
@@ -192,20 +193,15 @@ export class PromiseService {
 
   private async checkinUpstream(record: PromiseRecord): Promise<CanonicalResponse> {
     const collected = await this.hooks.forwardCheckin(record);
-    if (collected.upstreamPromise) {
-      const p = collected.upstreamPromise;
-      return promiseResponse({
-        token: record.token,
-        ...(p.estimated_time !== undefined ? { estimated_time: p.estimated_time } : {}),
-        ...(p.message ? { message: p.message } : {}),
-        ...(p.progress !== undefined ? { progress: p.progress } : {}),
-      });
-    }
-    const failed = collected.response._meta.response_type === 'failure';
-    const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response: collected.response }, this.settings.readGraceMs);
-    if (won) return collected.response;
+    const upstream = collected.upstreamPromise;
+    if (upstream) return asPromise(record, { estimatedTime: upstream.estimated_time, message: upstream.message, progress: upstream.progress });
+    // Stored with the conversation, so a later read of the settled answer carries it too.
+    const response = present(record, collected.response);
+    const failed = response._meta.response_type === 'failure';
+    const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response }, this.settings.readGraceMs);
+    if (won) return response;
     // A cancel (or another check-in) settled it first: that state is the truth.
-    return (await this.mustGet(record.token)).response ?? collected.response;
+    return (await this.mustGet(record.token)).response ?? response;
   }
 
   /** 4.2 cancel: aborts the call wherever it runs and answers CANCELLED; a settled promise keeps its answer. */
@@ -213,29 +209,20 @@ export class PromiseService {
     const record = await this.mustGet(token);
     const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
     const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
-    if (!won) return (await this.mustGet(token)).response ?? cancelled;
+    if (!won) return present(record, (await this.mustGet(token)).response ?? cancelled);
     // Abort here at once when this replica runs the call; pub/sub tells the others.
     this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
     await this.store.publishCancel(token);
     if (record.upstreamToken) {
       await this.hooks.forwardCancel(record).catch((err: unknown) => this.log.warn({ err: String(err) }, 'upstream cancel failed'));
     }
-    return cancelled;
+    return present(record, cancelled);
   }
 
   private async mustGet(token: string): Promise<PromiseRecord> {
     const record = await this.store.getPromise(token);
     if (!record) throw new GatewayError('PROMISE_NOT_FOUND', 'Unknown or expired promise token');
     return record;
-  }
-
-  private asPromise(record: PromiseRecord): CanonicalResponse {
-    return promiseResponse({
-      token: record.token,
-      ...(record.estimatedTime !== undefined ? { estimated_time: record.estimatedTime } : {}),
-      ...(record.message ? { message: record.message } : {}),
-      ...(record.progress !== undefined ? { progress: record.progress } : {}),
-    });
   }
 
   /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again). */
@@ -259,4 +246,19 @@ export class PromiseService {
       this.log.warn({ err: String(err) }, 'promise sweep failed');
     }
   }
+}
+
+/** 4.1.2 The promise state of `record` as a response, with the latest progress known. */
+function asPromise(record: PromiseRecord, state: { estimatedTime?: number | undefined; message?: string | undefined; progress?: number | undefined }): CanonicalResponse {
+  return promiseResponse({
+    token: record.token,
+    ...(state.estimatedTime !== undefined ? { estimated_time: state.estimatedTime } : {}),
+    ...(state.message ? { message: state.message } : {}),
+    ...(state.progress !== undefined ? { progress: state.progress } : {}),
+  });
+}
+
+/** Every /await answer carries its conversation (`_meta.session_context`), like the /ask that made it. */
+function present(record: PromiseRecord, response: CanonicalResponse): CanonicalResponse {
+  return record.conversationId ? withSessionContext(response, Conversations.sessionContext(record.conversationId)) : response;
 }

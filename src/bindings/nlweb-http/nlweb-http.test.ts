@@ -233,6 +233,9 @@ describe('promises and /await', () => {
     const done = await (await post('/await', { promise_token: body.promise.token, action: 'checkin', wait_ms: 3000 })).json();
     expect(done._meta.response_type).toBe('answer');
     expect(done.results).toHaveLength(1);
+    // Regression: an answer read through /await had lost its conversation.
+    expect(done._meta.session_context).toEqual(body._meta.session_context);
+    expect(pending._meta.session_context).toEqual(body._meta.session_context);
   });
 
   it('cancels a running promise: CANCELLED, and the agent call is aborted', async () => {
@@ -278,6 +281,7 @@ describe('promises and /await', () => {
     expect(second).toMatchObject({ _meta: { response_type: 'promise' }, promise: { token: promise.token, progress: 0.5 } });
     const third = await (await post('/await', { promise_token: promise.token, action: 'checkin' })).json();
     expect(third.results[0].name).toBe('from upstream promise');
+    expect(third._meta.session_context.conversation_id).toMatch(/^conv_/);
   });
 
   it('answers an unknown token with a failure, and a malformed await with 400', async () => {
