@@ -99,7 +99,7 @@ export class CatalogAgent implements Agent {
     const offset = Math.max(0, Math.trunc(Number(request.meta?.start_num ?? 0)) || 0);
     const limit = Math.min(positiveInt(requestedResultCount(query)) ?? this.settings.maxResults ?? DEFAULT_MAX_RESULTS, RESULT_CAP);
     const page = hits.slice(offset, offset + limit);
-    ctx.log.debug({ agent: this.name, hits: hits.length, shown: page.length, filters: filters.applied, ignored: filters.ignored }, 'catalog search');
+    ctx.log.debug({ hits: hits.length, shown: page.length, filters: filters.applied, ignored: filters.ignored }, 'catalog search');
 
     if (page.length === 0) {
       if (signal.aborted) return;

@@ -32,7 +32,7 @@ export const catalogAdapter: AdapterFactory<CatalogConfig> = {
         );
       }
     }
-    deps.log.info({ agent: config.name, file: catalog.name, items: catalog.entries.length }, 'catalog loaded');
+    deps.log.info({ file: catalog.name, items: catalog.entries.length }, 'catalog loaded');
     return new CatalogAgent(config, catalog);
   },
 };
