@@ -63,8 +63,8 @@ export class NlwebLegacyAgent implements Agent {
     const query = toSearchParams(params, this.dialect);
     const reader = new LegacyFrameReader(this.name, (what, message) =>
       what === 'error'
-        ? ctx.log.warn({ agent: this.name, upstreamMessage: message.slice(0, 500) }, 'legacy server reported an error')
-        : ctx.log.debug({ agent: this.name, messageType: message.slice(0, 100) }, 'legacy frame type ignored'),
+        ? ctx.log.warn({ upstreamMessage: message.slice(0, 500) }, 'legacy server reported an error')
+        : ctx.log.debug({ messageType: message.slice(0, 100) }, 'legacy frame type ignored'),
     );
     const frames = this.mcp ? this.mcp.ask(params, query, ctx) : this.askFrames(params, query, ctx);
     try {
@@ -99,7 +99,7 @@ export class NlwebLegacyAgent implements Agent {
         if (sites) return sites;
       }
     } catch (err) {
-      this.deps.log.warn({ agent: this.name, err: String(err) }, 'legacy server sites unavailable');
+      this.deps.log.warn({ err: String(err) }, 'legacy server sites unavailable');
     }
     return undefined;
   }

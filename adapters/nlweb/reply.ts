@@ -58,7 +58,7 @@ async function* readSseReply(res: Response, rc: ReplyContext): AsyncGenerator<Ag
         step = await frames.next();
       } catch (err) {
         if (rc.signal.aborted) throw cancelledError(rc.signal);
-        rc.log.warn({ agent: rc.agent, err: err instanceof Error ? err.message : String(err) }, 'upstream stream broke off');
+        rc.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'upstream stream broke off');
         yield* isTimeout(err)
           ? mapper.broken('TIMEOUT', `Agent "${rc.agent}" did not finish its answer in time`)
           : mapper.broken('INTERNAL_ERROR', `The stream from agent "${rc.agent}" broke off before the answer was complete`);
