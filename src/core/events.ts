@@ -22,10 +22,3 @@ export type AgentEvent =
   | { type: 'progress'; progress?: number; message?: string }
   | { type: 'error'; code: string; message: string; recoverable?: boolean }
   | { type: 'complete'; meta?: Record<string, unknown> };
-
-export type AgentEventType = AgentEvent['type'];
-
-/** Type guard for one kind of event. */
-export function isEvent<T extends AgentEventType>(e: AgentEvent, type: T): e is Extract<AgentEvent, { type: T }> {
-  return e.type === type;
-}

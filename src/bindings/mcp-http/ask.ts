@@ -4,7 +4,7 @@ import { collectEvents } from '../../core/collect.ts';
 import { describeIssues } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
-import { AskRequestSchema, AwaitRequestSchema, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { clientCapabilities, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
@@ -33,7 +33,7 @@ async function withSessionConversation(request: AskRequest, t: AskToolContext): 
   if (!session || request.meta?.session_context?.conversation_id !== undefined) return request;
   const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id);
   if (!conversationId) return request;
-  return { ...request, meta: { ...request.meta, session_context: { ...request.meta?.session_context, conversation_id: conversationId } } };
+  return inConversation(request, conversationId);
 }
 
 async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext): Promise<void> {

@@ -10,7 +10,6 @@ import {
   type Task,
 } from '@modelcontextprotocol/server';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
-import { withSessionContext } from '../../core/responses.ts';
 import { isPromise, type CanonicalResponse, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import type { McpCall } from './call.ts';
 import { renderNlwebResult } from './render.ts';
@@ -42,8 +41,6 @@ const TaskRecordSchema = z.object({
   ttl: z.number().int().positive(),
   /** sha256 of the Authorization the task was created with (tasks are bound to their authorization context). */
   owner: z.string().optional(),
-  /** The ask's `_meta.session_context` (its conversation), which a settled promise's answer does not repeat. */
-  sessionContext: z.record(z.string(), z.unknown()).optional(),
   final: z.object({ status: TerminalSchema, statusMessage: z.string().optional(), at: z.string() }).optional(),
 });
 type TaskRecord = z.infer<typeof TaskRecordSchema>;
@@ -103,12 +100,10 @@ export class McpTasks {
   async create(response: PromiseResponse, call: McpCall): Promise<CreateTaskResult> {
     const taskId = response.promise.token;
     const owner = ownerOf(call);
-    const sessionContext = response._meta.session_context;
     const record: TaskRecord = {
       createdAt: new Date().toISOString(),
       ttl: this.ttlMs,
       ...(owner ? { owner } : {}),
-      ...(sessionContext && typeof sessionContext === 'object' ? { sessionContext: sessionContext as Record<string, unknown> } : {}),
     };
     await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify(record), this.ttlMs);
     return { task: taskOf(taskId, record, stateOf(response)) };
@@ -138,7 +133,8 @@ export class McpTasks {
       await sleep(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
     }
     await this.observe(taskId, record, response);
-    const result = renderNlwebResult(record.sessionContext ? withSessionContext(response, record.sessionContext) : response);
+    // The core's /await answers carry their conversation (`_meta.session_context`) themselves.
+    const result = renderNlwebResult(response);
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
   }
 

@@ -1,4 +1,4 @@
-import type { AskRequest } from '../../protocol/nlweb/index.ts';
+import { inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 import {
   ATTACHMENTS_KEY,
   authTokens,
@@ -65,9 +65,9 @@ export function readAsk(msg: NlipMessage, opts: { conversationId?: string; uploa
     else attachments.push(toAttachment(b.subformat, b.data, b.label));
   }
 
-  const request: AskRequest = { query: { ...filters, text } };
+  let request: AskRequest = { query: { ...filters, text } };
   if (Object.keys(context).length > 0) request.context = context as AskRequest['context'];
-  if (opts.conversationId) request.meta = { session_context: { conversation_id: opts.conversationId } };
+  if (opts.conversationId) request = inConversation(request, opts.conversationId);
   return { request, text, attachments, notes };
 }
 

@@ -4,7 +4,8 @@ import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
-import { clientCredentials, parseJsonBody, wantsStream } from './parse.ts';
+import { clientCredentials } from '../credentials.ts';
+import { parseJsonBody, wantsStream } from './parse.ts';
 import { renderFormat, renderNlwebError, statusFor } from './render.ts';
 import { renderSse } from './stream.ts';
 

@@ -29,9 +29,3 @@ export function wantsStream(c: Context, preferStreaming: boolean | undefined): b
   if (preferStreaming === false) return false;
   return preferStreaming === true || (c.req.header('accept') ?? '').includes('text/event-stream');
 }
-
-/** The client's credentials, handed to the core (which forwards them only where configured). */
-export function clientCredentials(c: Context): { authorization?: string } | undefined {
-  const authorization = c.req.header('authorization');
-  return authorization ? { authorization } : undefined;
-}

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
+import { clientCredentials } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { parseLegacyAsk, toAskRequest, wantsLegacyStream } from './params.ts';
 import { failureFrame, objectReply, type FrameContext } from './render.ts';
@@ -12,11 +13,6 @@ function renderLegacyError(c: Context, err: GatewayError): Response {
   const frame = failureFrame(err.code, err.message, { conversationId: '', site: '' });
   delete frame.conversation_id;
   return c.json(frame, err.mapping.http as ContentfulStatusCode);
-}
-
-function authorization(c: Context): { authorization?: string } | undefined {
-  const value = c.req.header('authorization');
-  return value ? { authorization: value } : undefined;
 }
 
 /** The sites to list: the agent's (or every agent's) `describe().sites`, or the agent's own name. */
@@ -42,7 +38,7 @@ function routes({ gateway }: BindingContext): Hono {
     const streaming = wantsLegacyStream(params);
     const request = toAskRequest(params, streaming);
     const agent = c.req.param('agent');
-    const base = { ...(agent !== undefined ? { agent } : {}), credentials: authorization(c) };
+    const base = { ...(agent !== undefined ? { agent } : {}), credentials: clientCredentials(c) };
     const site = agent ?? gateway.resolveAgent(request, undefined);
     if (streaming) {
       const abort = new AbortController();

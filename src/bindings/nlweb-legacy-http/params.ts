@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GatewayError, describeIssues } from '../../core/errors.ts';
-import type { AskRequest } from '../../protocol/nlweb/index.ts';
+import { inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 
 /** Most previous queries taken from one URL (the core keeps its own bounded history too). */
 const MAX_PREV = 50;
@@ -88,6 +88,5 @@ export function toAskRequest(params: LegacyAskParams, streaming: boolean): AskRe
   const request: AskRequest = { query, prefer: { streaming, mode: toV055Mode(params) } };
   if (Object.keys(context).length > 0) request.context = context;
   // A late-2025 client sends back the conversation_id it was given: the gateway's conversation.
-  if (params.conversation_id) request.meta = { session_context: { conversation_id: params.conversation_id } };
-  return request;
+  return params.conversation_id ? inConversation(request, params.conversation_id) : request;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { describeIssues, GatewayError } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
-import { AskRequestSchema, AwaitRequestSchema, type AskRequest } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 import { createCachedValidator, type ExecutionRequest } from '../../protocol/webtool/index.ts';
 import { agentMetadata, GatewayWebtoolConfigSchema, publishedTools, type GatewayWebtoolConfig } from './metadata.ts';
 import { sendCanonical, sendError, sendToolResult } from './render.ts';
@@ -62,10 +62,7 @@ async function ask(c: Context, gateway: Gateway, call: Call, config: GatewayWebt
   const { sessionId } = call.body;
   const handle = sessionId ? sessionHandle(call.agent, sessionId, call.opts.credentials?.authorization) : undefined;
   const known = handle ? await gateway.resolveConversation(SESSION_KIND, handle) : null;
-  if (known) {
-    const meta = request.meta ?? {};
-    request = { ...request, meta: { ...meta, session_context: { ...meta.session_context, conversation_id: known } } };
-  }
+  if (known) request = inConversation(request, known);
   const response = await gateway.ask(request, { ...call.opts, allowPromise: true });
   const conversationId = response._meta.session_context?.conversation_id;
   if (handle && typeof conversationId === 'string' && conversationId !== known) {

@@ -94,3 +94,9 @@ export function querySites(query: Query): string[] {
 export function requestedResultCount(query: Query): number | undefined {
   return query.num_results ?? query.max_results;
 }
+
+/** The request continuing conversation `conversationId` (3.4 `meta.session_context.conversation_id`). */
+export function inConversation(request: AskRequest, conversationId: string): AskRequest {
+  const meta = request.meta ?? {};
+  return { ...request, meta: { ...meta, session_context: { ...meta.session_context, conversation_id: conversationId } } };
+}
