@@ -10,7 +10,9 @@ import type { AdapterFactory } from './core/agent.ts';
 import { GatewayError, toGatewayError } from './core/errors.ts';
 import { createGateway } from './core/gateway.ts';
 import type { Gateway } from './core/gateway-types.ts';
+import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
+import './bindings/credentials.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/store.ts';
 
@@ -55,6 +57,13 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   };
 
   const app = new Hono();
+  // One id per request: echoed as X-Request-Id, in every log line, and carried to adapters (ctx.requestId).
+  app.use('*', async (c, next) => {
+    const id = newRequestId();
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    await next();
+  });
   // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
   if (config.server.corsOrigins.length > 0) {
     const origins = config.server.corsOrigins;

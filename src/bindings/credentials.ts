@@ -1,4 +1,16 @@
 import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { anonymousPrincipal, type Principal } from '../core/principal.ts';
+import { newRequestId } from '../core/ids.ts';
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by the edge (src/edge) once the caller's credential is verified, else anonymous by address. */
+    principal: Principal;
+    /** Set by the request-id middleware; echoed as `X-Request-Id`, carried to adapters as ctx.requestId. */
+    requestId: string;
+  }
+}
 
 /**
  * The credentials a client presented on the transport (`Authorization`), as every binding hands them
@@ -7,4 +19,23 @@ import type { Context } from 'hono';
 export function clientCredentials(c: Context): { authorization?: string } | undefined {
   const authorization = c.req.header('authorization');
   return authorization ? { authorization } : undefined;
+}
+
+/** The client's address as the socket reports it; undefined for in-process requests (`app.request()`). */
+export function clientAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What every binding passes to the core about the caller: principal, credentials, request id. */
+export function callerOf(c: Context): { principal: Principal; requestId: string; credentials?: { authorization?: string } } {
+  const credentials = clientCredentials(c);
+  return {
+    principal: c.get('principal') ?? anonymousPrincipal(clientAddress(c)),
+    requestId: c.get('requestId') ?? newRequestId(),
+    ...(credentials ? { credentials } : {}),
+  };
 }

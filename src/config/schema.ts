@@ -43,6 +43,46 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+/**
+ * The `limits` section: every resource a caller can make the gateway spend has a bound here, each
+ * with a safe default. Over a limit a caller gets its protocol's own clear error (413/429/400),
+ * nothing is stored, and nothing is lost for other callers.
+ */
+export const LimitsSchema = z
+  .object({
+    // --- the edge (connections, timeouts, gateway-wide rate) ---
+    /** Open client connections per replica; further connections are refused until one closes. */
+    maxConnections: z.number().int().positive().default(10_000),
+    /** A client must send all request headers within this long. */
+    headersTimeoutMs: z.number().int().positive().default(15_000),
+    /** A client must send the whole request (headers and body) within this long. */
+    requestTimeoutMs: z.number().int().positive().default(30_000),
+    /** Requests per principal (or client address) per window across every route, on top of agents' own limits. */
+    gatewayRateLimit: z
+      .object({ requests: z.number().int().positive(), windowMs: z.number().int().positive() })
+      .strict()
+      .default({ requests: 600, windowMs: 60_000 }),
+    // --- what a caller can make the gateway keep ---
+    /** Longest query text accepted (characters). */
+    maxQueryChars: z.number().int().positive().default(4_096),
+    /** Longest previous query kept in a conversation (characters); longer ones are cut. */
+    maxPrevItemChars: z.number().int().positive().default(1_024),
+    /** Total characters of previous queries kept per conversation; the oldest go first. */
+    maxPrevTotalChars: z.number().int().positive().default(8_192),
+    /** Largest stored MCP session record (client info and capabilities), in bytes. */
+    maxSessionRecordBytes: z.number().int().positive().default(16_384),
+    /** Upload bytes one principal may hold at once (NLIP 6.4 uploads). */
+    uploadBytesPerPrincipal: z.number().int().positive().default(16 * 1_048_576),
+    /** Upload bytes held by all callers together. */
+    uploadBytesTotal: z.number().int().positive().default(256 * 1_048_576),
+    // --- what an upstream can make the gateway read ---
+    /** Largest upstream reply read as a whole (JSON), in bytes. */
+    maxUpstreamBodyBytes: z.number().int().positive().default(8 * 1_048_576),
+    /** Largest single upstream SSE event or stream frame, in bytes. */
+    maxUpstreamEventBytes: z.number().int().positive().default(1_048_576),
+  })
+  .strict();
+
 /** The `defaults` section: limits and lifetimes that agents may override. */
 export const DefaultsSchema = z
   .object({
@@ -71,6 +111,7 @@ export const GatewayConfigSchema = z
     server: ServerConfigSchema.default(ServerConfigSchema.parse({})),
     store: StoreConfigSchema.default({ kind: 'memory' }),
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
+    limits: LimitsSchema.default(LimitsSchema.parse({})),
     defaultAgent: z.string().optional(),
     agents: z.array(CommonAgentSchema.loose()).min(1, 'at least one agent is needed'),
   })
@@ -90,5 +131,6 @@ export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 export type Defaults = z.infer<typeof DefaultsSchema>;
+export type Limits = z.infer<typeof LimitsSchema>;
 /** One agent entry after validation: common fields plus the adapter's own. */
 export type AgentConfig = GatewayConfig['agents'][number];

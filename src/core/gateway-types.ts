@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import type { AgentDescription, ClientChannel, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from './logger.ts';
+import type { Principal } from './principal.ts';
 
 /** How a binding calls the core for one inbound request. */
 export interface CallOptions {
@@ -10,6 +11,8 @@ export interface CallOptions {
   agent?: string;
   /** Credentials the client presented. The core forwards them only to agents configured to take them. */
   credentials?: { authorization?: string };
+  /** The caller as the edge established it: owns the handles this call creates, keys its limits. */
+  principal?: Principal;
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   /** Correlates logs; generated when absent. */
@@ -91,12 +94,16 @@ export interface Gateway {
   forward?(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts?: CallOptions): Promise<Record<string, unknown>>;
 
   /**
-   * Maps an external conversation handle (NLIP conversation token, webtool sessionId, MCP session id)
-   * to a gateway conversation id; returns null when unknown or expired.
+   * Maps an external conversation handle (NLIP conversation token, webtool sessionId, MCP session id,
+   * A2A contextId) to a gateway conversation id; returns null when unknown, expired, or owned by
+   * another principal than `owner`.
    */
-  resolveConversation(kind: string, handle: string): Promise<string | null>;
-  /** Binds an external handle to a conversation (same TTL as the conversation). */
-  bindConversation(kind: string, handle: string, conversationId: string): Promise<void>;
+  resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null>;
+  /**
+   * Binds an external handle to a conversation (same TTL as the conversation). With `owner`, only
+   * that principal resolves it again; anyone else gets null, as for a handle that never existed.
+   */
+  bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { clientCredentials } from '../credentials.ts';
+import { callerOf } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError, rejectUntrusted } from './guard.ts';
@@ -34,7 +34,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     if (agent !== undefined && !gateway.listAgents().some((a) => a.name === agent)) {
       return jsonRpcError(404, -32602, `No agent is named "${agent}"`);
     }
-    const base = { agent, credentials: clientCredentials(c) ?? {} };
+    const { credentials, ...caller } = callerOf(c);
+    const base = { agent, ...caller, credentials: credentials ?? {} };
     try {
       if (await isLegacyRequest(req, undefined, { maxRequestBodySize: settings.bodyLimitBytes })) return await legacy.handle(req, base);
       calls.set(req, { ...base, era: 'modern' });

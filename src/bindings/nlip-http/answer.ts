@@ -1,5 +1,6 @@
 import { describeIssues, toGatewayError } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import type { Principal } from '../../core/principal.ts';
 import { AskRequestSchema, isFailure, type CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import {
   conversationTokens,
@@ -29,6 +30,8 @@ export interface Exchange {
   agent?: string;
   /** The `Authorization` header, if any. */
   authorization?: string;
+  /** The caller as the edge established it, and the request id (bindings' callerOf). */
+  caller?: { principal: Principal; requestId: string };
   signal: AbortSignal;
   /** Absolute URL of this mount's upload end-point (6.4). */
   uploadUrl: string;
@@ -49,7 +52,7 @@ export async function answerMessage(x: Exchange, parsed: Accepted): Promise<Nlip
   const received = conversationTokens(message);
   const style: ReplyStyle = { tokens: received, legacyControl: parsed.legacyControl };
   const credentials = readCredentials(x.authorization, message);
-  const opts: CallOptions = { signal: x.signal, ...(x.agent !== undefined ? { agent: x.agent } : {}), ...(credentials ? { credentials } : {}) };
+  const opts: CallOptions = { signal: x.signal, ...x.caller, ...(x.agent !== undefined ? { agent: x.agent } : {}), ...(credentials ? { credentials } : {}) };
   try {
     if (parsed.control) return await answerControl(x, message, style, opts);
     const promise = promiseTokens(message)[0];

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { toGatewayError } from '../../core/errors.ts';
 import { parseNlipText, toWire } from '../../protocol/nlip/index.ts';
 import type { Binding, BindingContext } from '../types.ts';
+import { callerOf } from '../credentials.ts';
 import { answerMessage } from './answer.ts';
 import { renderRejection } from './reply.ts';
 import { handleUpload, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
@@ -45,7 +46,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const parsed = parseNlipText(await c.req.text());
     if (!parsed.ok) return reject(c, 400, `Bad request: ${parsed.error}`, 'INVALID_REQUEST');
     const agent = c.req.param('agent');
-    const authorization = c.req.header('authorization');
+    const { principal, requestId, credentials } = callerOf(c);
+    const authorization = credentials?.authorization;
     const reply = await answerMessage(
       {
         gateway,
@@ -53,6 +55,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
         uploadUrl: `${base(c)}${uploadPath(mountPrefix(c))}`,
         ...(agent !== undefined ? { agent } : {}),
         ...(authorization !== undefined ? { authorization } : {}),
+        caller: { principal, requestId },
       },
       parsed,
     );

@@ -4,7 +4,7 @@ import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
-import { clientCredentials } from '../credentials.ts';
+import { callerOf } from '../credentials.ts';
 import { parseJsonBody, wantsStream } from './parse.ts';
 import { renderFormat, renderNlwebError, statusFor } from './render.ts';
 import { renderSse } from './stream.ts';
@@ -22,7 +22,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
   app.post('/ask', limit, async (c) => {
     const request = await parseJsonBody(c, AskRequestSchema, 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}');
     const agent = c.req.param('agent');
-    const base = { ...(agent !== undefined ? { agent } : {}), credentials: clientCredentials(c) };
+    const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
     if (wantsStream(c, request.prefer?.streaming)) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
@@ -36,7 +36,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
 
   app.post('/await', limit, async (c: Context) => {
     const request = await parseJsonBody(c, AwaitRequestSchema, 'NLWeb await request (v0.55 section 4.2): {"promise_token":"...","action":"checkin"}');
-    const response = await gateway.await(request, { credentials: clientCredentials(c) });
+    const response = await gateway.await(request, callerOf(c));
     return c.json(response, statusFor(response));
   });
 

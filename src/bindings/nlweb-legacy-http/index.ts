@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
-import { clientCredentials } from '../credentials.ts';
+import { callerOf } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { parseLegacyAsk, toAskRequest, wantsLegacyStream } from './params.ts';
 import { failureFrame, objectReply, type FrameContext } from './render.ts';
@@ -38,7 +38,7 @@ function routes({ gateway }: BindingContext): Hono {
     const streaming = wantsLegacyStream(params);
     const request = toAskRequest(params, streaming);
     const agent = c.req.param('agent');
-    const base = { ...(agent !== undefined ? { agent } : {}), credentials: clientCredentials(c) };
+    const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
     const site = agent ?? gateway.resolveAgent(request, undefined);
     if (streaming) {
       const abort = new AbortController();

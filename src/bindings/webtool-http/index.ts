@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { toGatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { isSemver, parseExecutionRequest } from '../../protocol/webtool/index.ts';
-import { clientCredentials } from '../credentials.ts';
+import { callerOf } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { execute } from './execute.ts';
 import { agentMetadata } from './metadata.ts';
@@ -84,8 +84,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
     if (!body.ok) return body.response;
     const parsed = parseExecutionRequest(body.value);
     if (!parsed.ok) return sendError(c, 'SCHEMA_ERROR', parsed.message);
-    const credentials = clientCredentials(c);
-    const opts = { agent, signal: c.req.raw.signal, ...(credentials ? { credentials } : {}) };
+    const opts = { agent, signal: c.req.raw.signal, ...callerOf(c) };
     return execute(c, gateway, { agent, body: parsed.value, opts });
   };
   app.post('/webtools/:agent', limit, run);

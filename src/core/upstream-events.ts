@@ -1,0 +1,60 @@
+import { channel } from 'node:diagnostics_channel';
+
+/**
+ * Every upstream HTTP exchange an adapter makes is published on these `node:diagnostics_channel`
+ * channels, so telemetry (metrics, traces) and the console's wire capture can observe upstream calls
+ * without the core or the adapters knowing them. Publishing costs nothing when no one subscribes.
+ *
+ * Order per exchange: `request` (subscribers may add headers, e.g. `traceparent`, before it is sent),
+ * then `response` (status and headers), then zero or more `chunk`s of the body as it is read (only
+ * when someone subscribes to `chunk`), then exactly one `end`.
+ */
+export interface UpstreamExchange {
+  /** Unique per process; correlates the four events of one exchange. */
+  id: number;
+  /** The inbound request this call serves (CallContext.requestId); absent for background calls. */
+  requestId?: string;
+  /** The agent's configured name, and its adapter kind (`nlweb`, `nlip`, `mcp`, ...). */
+  agent: string;
+  kind?: string;
+  method: string;
+  /** The URL without user-info credentials. */
+  url: string;
+  /**
+   * The request headers as they will be sent. Mutable in `request` subscribers (to add trace
+   * headers). They hold secrets (configured API keys, forwarded credentials): redact before keeping.
+   */
+  headers: Record<string, string>;
+  /** The request body when it is text (JSON); absent for streams and binary bodies. */
+  body?: string;
+  /** `performance.now()` at the start. */
+  startedAt: number;
+}
+
+export interface UpstreamResponseEvent {
+  exchange: UpstreamExchange;
+  status: number;
+  headers: Record<string, string>;
+}
+
+export interface UpstreamChunkEvent {
+  exchange: UpstreamExchange;
+  /** A piece of the response body as text, in the order read. */
+  chunk: string;
+}
+
+export interface UpstreamEndEvent {
+  exchange: UpstreamExchange;
+  /** The GatewayError code when the exchange failed (TIMEOUT, UPSTREAM_ERROR, CANCELLED, ...). */
+  error?: string;
+  /** Response body bytes read. */
+  bytes: number;
+  durationMs: number;
+}
+
+export const upstreamChannels = Object.freeze({
+  request: channel('nlgate:upstream:request'),
+  response: channel('nlgate:upstream:response'),
+  chunk: channel('nlgate:upstream:chunk'),
+  end: channel('nlgate:upstream:end'),
+});
