@@ -42,6 +42,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
+    limits: config.limits,
     store,
     log,
     baseDir: opts.baseDir ?? process.cwd(),
@@ -53,6 +54,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     allowedOrigins: config.server.allowedOrigins,
     allowedHosts: config.server.allowedHosts,
     promiseTtlMs: config.defaults.promiseTtlMs,
+    limits: config.limits,
     ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
   };
 

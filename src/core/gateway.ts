@@ -11,10 +11,13 @@ import { followUpstreamPromises } from './follow.ts';
 import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
 import { newRequestId, newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
+import type { Principal } from './principal.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
 import { normalizeEvents } from './run.ts';
+import { ownerTag } from './ownership.ts';
+import type { PromiseRecord as StoredPromise } from '../store/store.ts';
 
 /** Limits and lifetimes the core needs (the config's `defaults` section). */
 export interface CoreDefaults {
@@ -28,10 +31,20 @@ export interface CoreDefaults {
   awaitMaxWaitMs: number;
 }
 
+/** Caps on what a caller can make the core keep or do (the config's `limits` section). */
+export interface CoreLimits {
+  /** Longest `query.text` accepted; a longer one is refused before any work. */
+  maxQueryChars: number;
+  maxPrevItemChars: number;
+  maxPrevTotalChars: number;
+}
+
 export interface GatewayOptions {
   agents: ReadonlyArray<CommonAgentConfig & Record<string, unknown>>;
   adapters: readonly AdapterFactory<any>[];
   defaults: CoreDefaults;
+  /** Absent: no query-length cap and no character caps on stored `prev` (embedders, older tests). */
+  limits?: CoreLimits;
   store: Store;
   log: Logger;
   baseDir: string;
@@ -58,14 +71,20 @@ class GatewayCore implements Gateway {
   private readonly conversations: Conversations;
   private readonly promises: PromiseService;
   private readonly defaults: CoreDefaults;
+  private readonly limits: CoreLimits | undefined;
 
   constructor(opts: GatewayOptions) {
     this.store = opts.store;
     this.log = opts.log;
     this.defaults = opts.defaults;
+    this.limits = opts.limits;
     this.replicaId = opts.replicaId ?? newToken('replica');
     this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir }, opts.defaultAgent);
-    this.conversations = new Conversations(opts.store, { idleTtlMs: opts.defaults.conversationIdleTtlMs, maxPrev: opts.defaults.maxPrev });
+    this.conversations = new Conversations(opts.store, {
+      idleTtlMs: opts.defaults.conversationIdleTtlMs,
+      maxPrev: opts.defaults.maxPrev,
+      ...(opts.limits ? { maxPrevItemChars: opts.limits.maxPrevItemChars, maxPrevTotalChars: opts.limits.maxPrevTotalChars } : {}),
+    });
     const d = opts.defaults;
     this.promises = new PromiseService(
       opts.store,
@@ -106,11 +125,11 @@ class GatewayCore implements Gateway {
     const sc = Conversations.sessionContext(turn.conversationId);
     if (first === TIMED_OUT) {
       run.detach();
-      const info = await this.promises.adopt(entry.config.name, run, { request: turn.request, conversationId: turn.conversationId });
+      const info = await this.promises.adopt(entry.config.name, run, { request: turn.request, conversationId: turn.conversationId, principal: ownerTag(opts.principal) });
       return withSessionContext(promiseResponse(info), sc);
     }
     if (first.upstreamPromise) {
-      const info = await this.promises.adoptUpstream(entry.config.name, first.upstreamPromise, turn.conversationId);
+      const info = await this.promises.adoptUpstream(entry.config.name, first.upstreamPromise, ownerTag(opts.principal), turn.conversationId);
       return withSessionContext(promiseResponse(info), sc);
     }
     return first.response;
@@ -150,11 +169,25 @@ class GatewayCore implements Gateway {
     }
   }
 
-  /** NLWeb 4.2: check in on (optionally long-polling) or cancel a promise, wherever it runs. */
-  async await(request: AwaitRequest, _opts: CallOptions = {}): Promise<CanonicalResponse> {
+  /**
+   * NLWeb 4.2: check in on (optionally long-polling) or cancel a promise, wherever it runs. Only the
+   * principal that created it may; for anyone else the token is unknown (PROMISE_NOT_FOUND).
+   */
+  async await(request: AwaitRequest, opts: CallOptions = {}): Promise<CanonicalResponse> {
+    const caller = { principal: ownerTag(opts.principal), allowed: (record: StoredPromise) => this.mayAwait(record, opts) };
     return request.action === 'cancel'
-      ? this.promises.cancel(request.promise_token)
-      : this.promises.checkin(request.promise_token, request.wait_ms ?? 0);
+      ? this.promises.cancel(request.promise_token, caller)
+      : this.promises.checkin(request.promise_token, request.wait_ms ?? 0, caller);
+  }
+
+  /**
+   * A promise of an agent that requires authentication is only for a caller who authenticates now
+   * too (a verified principal, or credentials the agent's admission would take), besides being its owner.
+   */
+  private mayAwait(record: StoredPromise, opts: CallOptions): boolean {
+    if (!this.registry.names().includes(record.agent)) return true;
+    const requireAuth = this.registry.get(record.agent).config.requireAuth === true;
+    return !requireAuth || opts.principal?.verified === true || Boolean(opts.credentials?.authorization);
   }
 
   async listTools(agent?: string): Promise<PublishedTool[]> {
@@ -195,12 +228,12 @@ class GatewayCore implements Gateway {
     return this.withContext(entry, opts, (ctx) => entry.agent.forward!(protocol, method, params, ctx));
   }
 
-  resolveConversation(kind: string, handle: string): Promise<string | null> {
-    return this.conversations.resolveAlias(kind, handle);
+  resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null> {
+    return this.conversations.resolveAlias(kind, handle, owner);
   }
 
-  bindConversation(kind: string, handle: string, conversationId: string): Promise<void> {
-    return this.conversations.bindAlias(kind, handle, conversationId);
+  bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void> {
+    return this.conversations.bindAlias(kind, handle, conversationId, owner);
   }
 
   async close(): Promise<void> {
@@ -212,11 +245,20 @@ class GatewayCore implements Gateway {
 
   /** Routing, negotiation, authentication and the conversation, common to ask and askStream. */
   private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn }> {
+    this.checkQuery(request);
     const entry = this.registry.get(this.registry.resolve(request, opts.agent));
     checkPreferences(request, entry.description);
     await admit(entry, opts, this.store);
-    const turn = await this.conversations.begin(request, entry.config.name);
+    const turn = await this.conversations.begin(request, entry.config.name, opts.principal);
     return { entry, turn };
+  }
+
+  /** `limits.maxQueryChars`: a longer query is refused before routing, the store or any agent sees it. */
+  private checkQuery(request: AskRequest): void {
+    const max = this.limits?.maxQueryChars;
+    if (max !== undefined && request.query.text.length > max) {
+      throw new GatewayError('INVALID_QUERY', `query.text is ${request.query.text.length} characters long; the most this gateway accepts is ${max}`);
+    }
   }
 
   /** Runs one request/response call in a fresh CallContext; an abort (timeout, cancel) is reported as its reason. */
@@ -247,7 +289,7 @@ class GatewayCore implements Gateway {
       signal: controller.signal,
       requestId,
       log: this.log.child({ agent: entry.config.name, requestId }),
-      ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn.conversationId, k, v) } : {}),
+      ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn, k, v) } : {}),
       ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
       ...(opts.client ? { client: opts.client } : {}),
     };
@@ -283,8 +325,8 @@ class GatewayCore implements Gateway {
   private rerun(record: PromiseRecord): LocalRun | null {
     const entry = this.registry.names().includes(record.agent) ? this.registry.get(record.agent) : undefined;
     if (!entry?.config.idempotent || record.request === undefined) return null;
-    const request = record.request as AskRequest;
-    const turn: Turn = { conversationId: record.conversationId ?? newToken('conv'), view: { id: record.conversationId ?? '', prev: [], attrs: {} }, request };
+    // The turn stays in the conversation of the promise's owner, wherever it runs again.
+    const turn = this.conversations.resume(record.request as AskRequest, record.conversationId, record.principal ?? ownerTag(undefined));
     return this.startRun(entry, turn, {});
   }
 

@@ -61,7 +61,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     );
     return c.json(toWire(reply));
   };
-  const upload = (c: Context) => handleUpload(c, gateway.store, `${base(c)}${uploadPath(mountPrefix(c))}`);
+  const upload = (c: Context) =>
+    handleUpload(c, gateway.store, `${base(c)}${uploadPath(mountPrefix(c))}`, { owner: callerOf(c).principal, limits: settings.limits });
 
   app.post('/nlip', messageLimit, message);
   app.post('/nlip/', messageLimit, message);
