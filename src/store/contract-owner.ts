@@ -87,6 +87,16 @@ export function ownerContract(h: () => StoreHarness): void {
       expect(await store.reserveQuota([{ key: 'test:principal:bob', limit: 100 }], 'u4', 50, LONG)).toBe(true);
     });
 
+    it('reserving an id again replaces its amount: a provisional charge can be made exact', async () => {
+      const { store } = h();
+      expect(await store.reserveQuota(scopes('alice'), 'u1', 90, LONG)).toBe(true);
+      expect(await store.reserveQuota(scopes('alice'), 'u1', 100, LONG)).toBe(true);
+      expect(await store.reserveQuota(scopes('alice'), 'u2', 1, LONG)).toBe(false);
+      expect(await store.reserveQuota(scopes('alice'), 'u1', 30, LONG)).toBe(true);
+      expect(await store.reserveQuota(scopes('alice'), 'u2', 70, LONG)).toBe(true);
+      expect(await store.reserveQuota(scopes('alice'), 'u3', 1, LONG)).toBe(false);
+    });
+
     it('releaseQuota gives the amount back to every scope', async () => {
       const { store } = h();
       expect(await store.reserveQuota(scopes('alice'), 'u1', 100, LONG)).toBe(true);

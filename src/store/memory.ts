@@ -196,7 +196,9 @@ export class MemoryStore implements Store {
 
   async reserveQuota(scopes: readonly QuotaScope[], id: string, amount: number, ttlMs: number): Promise<boolean> {
     const now = Date.now();
-    if (scopes.some((s) => this.backend.quotaUsed(s.key, now) + amount > s.limit)) return false;
+    // Reserving an id again replaces its amount: the old one does not count against the new.
+    const held = (key: string) => this.backend.quotas.get(key)?.get(id)?.value ?? 0;
+    if (scopes.some((s) => this.backend.quotaUsed(s.key, now) - held(s.key) + amount > s.limit)) return false;
     for (const s of scopes) {
       let reservations = this.backend.quotas.get(s.key);
       if (!reservations) this.backend.quotas.set(s.key, (reservations = new Map()));

@@ -195,14 +195,18 @@ local function prune(z, h, now)
 end
 `;
 
-/** KEYS: zset1, hash1, zset2, hash2, …  ARGV: now, id, amount, ttl, limit1, limit2, … → 1 (reserved) | 0 (over a limit). */
+/**
+ * KEYS: zset1, hash1, zset2, hash2, …  ARGV: now, id, amount, ttl, limit1, limit2, … → 1 (reserved) |
+ * 0 (over a limit). Reserving an id again replaces its amount (and its end).
+ */
 const RESERVE_QUOTA = `${QUOTA_PRUNE}
 local now = tonumber(ARGV[1])
 local amount = tonumber(ARGV[3])
 local ttl = tonumber(ARGV[4])
 local n = #KEYS / 2
 for i = 1, n do
-  if prune(KEYS[2 * i - 1], KEYS[2 * i], now) + amount > tonumber(ARGV[4 + i]) then return 0 end
+  local used = prune(KEYS[2 * i - 1], KEYS[2 * i], now) - tonumber(redis.call('HGET', KEYS[2 * i], ARGV[2]) or '0')
+  if used + amount > tonumber(ARGV[4 + i]) then return 0 end
 end
 for i = 1, n do
   local z, h = KEYS[2 * i - 1], KEYS[2 * i]

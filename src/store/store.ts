@@ -143,6 +143,7 @@ export interface Store {
   /**
    * Atomically reserves `amount` under `id` in every scope until `ttlMs` from now, or in none when any
    * scope would go over its limit (returns false). Reservations end by themselves when their time is up.
+   * Reserving an existing id again replaces its amount and end (a provisional charge made exact).
    */
   reserveQuota(scopes: readonly QuotaScope[], id: string, amount: number, ttlMs: number): Promise<boolean>;
   /** Ends a reservation early (the thing it accounted for was not kept after all). */

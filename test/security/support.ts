@@ -77,7 +77,7 @@ export class McpSession {
       body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'security', version: '1' } } }),
     });
     const sessionId = res.headers.get('mcp-session-id');
-    return { ...(await rpcReplyOf(res, 0)), sessionId };
+    return { ...(await rpcReplyOf(res, res.status === 200 ? 0 : null)), sessionId };
   }
 
   /** The same session id used by another caller. */

@@ -35,6 +35,8 @@ export const UPLOAD_TTL_MS = 3_600_000;
 export const UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 /** Every upload counts at least this much against the quotas (the record around the bytes costs too). */
 export const UPLOAD_MIN_CHARGE = 1024;
+/** Room for the multipart framing around the file: a body of N bytes holds a file of at least N minus this. */
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 const REFERENCE = /\/nlip\/upload\/(upload_[A-Za-z0-9_-]{16,64})\/?$/;
 
@@ -54,6 +56,23 @@ export function uploadScopes(owner: Principal, limits: BindingLimits): QuotaScop
   ];
 }
 
+/** The `contents` file of an upload request, or the 400/413 answer when there is none or it is too large. */
+async function readUploadFile(c: Context): Promise<File | Response> {
+  const invalid = () => c.json(toWire(renderRejection('The upload must be multipart/form-data with a file field "contents".', 'INVALID_REQUEST')), 400);
+  let form: Record<string, string | File | (string | File)[]>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    return invalid();
+  }
+  const file = form.contents;
+  if (!(file instanceof File)) return invalid();
+  if (file.size > UPLOAD_MAX_BYTES) {
+    return c.json(toWire(renderRejection(`The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE')), 413);
+  }
+  return file;
+}
+
 /** The path uploads are posted to, under a mount prefix (`''` or `/agents/{name}`). */
 export function uploadPath(prefix: string): string {
   return `${prefix}/nlip/upload/`;
@@ -67,27 +86,36 @@ export interface UploadPolicy {
 
 /** Handles `POST /nlip/upload/`: stores the `contents` file of `policy.owner` and answers with its reference (6.4). */
 export async function handleUpload(c: Context, store: Store, base: string, policy: UploadPolicy): Promise<Response> {
-  let form: Record<string, string | File | (string | File)[]>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    return c.json(toWire(renderRejection('The upload must be multipart/form-data with a file field "contents".', 'INVALID_REQUEST')), 400);
-  }
-  const file = form.contents;
-  if (!(file instanceof File)) {
-    return c.json(toWire(renderRejection('The upload must be multipart/form-data with a file field "contents".', 'INVALID_REQUEST')), 400);
-  }
-  if (file.size > UPLOAD_MAX_BYTES) {
-    return c.json(toWire(renderRejection(`The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE')), 413);
-  }
   const id = newToken('upload');
   const scopes = uploadScopes(policy.owner, policy.limits);
-  if (!(await store.reserveQuota(scopes, id, Math.max(file.size, UPLOAD_MIN_CHARGE), UPLOAD_TTL_MS))) {
+  const overQuota = () => {
     const { uploadBytesPerPrincipal: mine, uploadBytesTotal: all } = policy.limits;
     const text =
       `The upload would go over the upload quota (${mine} bytes held per caller, ${all} bytes for all callers together): ` +
       `earlier uploads are held for ${UPLOAD_TTL_MS / 60_000} minutes; try again after they expire.`;
     return c.json(toWire(renderRejection(text, 'PAYLOAD_TOO_LARGE')), 413);
+  };
+  // Refused before the body is parsed when even the smallest file this body can hold does not fit:
+  // a caller over its quota cannot make the gateway decode megabytes just to say no.
+  const declared = Number(c.req.header('content-length'));
+  const floor = Number.isFinite(declared) ? Math.max(UPLOAD_MIN_CHARGE, declared - MULTIPART_OVERHEAD) : UPLOAD_MIN_CHARGE;
+  if (!(await store.reserveQuota(scopes, id, floor, UPLOAD_TTL_MS))) return overQuota();
+  let file: File;
+  try {
+    const parsed = await readUploadFile(c);
+    if (parsed instanceof Response) {
+      await store.releaseQuota(scopes, id);
+      return parsed;
+    }
+    file = parsed;
+  } catch (err) {
+    await store.releaseQuota(scopes, id).catch(() => undefined);
+    throw err;
+  }
+  // The exact charge replaces the provisional one (same reservation id).
+  if (!(await store.reserveQuota(scopes, id, Math.max(file.size, UPLOAD_MIN_CHARGE), UPLOAD_TTL_MS))) {
+    await store.releaseQuota(scopes, id);
+    return overQuota();
   }
   const record: StoredUpload = {
     name: file.name.slice(0, 200),
