@@ -16,7 +16,9 @@ import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
 import { normalizeEvents } from './run.ts';
-import { ownerTag } from './ownership.ts';
+import { raceTimeout, TIMED_OUT } from './race.ts';
+import { checkQueryLength, type CoreLimits } from './limits.ts';
+import { mayAwait, ownerTag } from './ownership.ts';
 import type { PromiseRecord as StoredPromise } from '../store/store.ts';
 
 /** Limits and lifetimes the core needs (the config's `defaults` section). */
@@ -29,14 +31,6 @@ export interface CoreDefaults {
   conversationIdleTtlMs: number;
   maxPrev: number;
   awaitMaxWaitMs: number;
-}
-
-/** Caps on what a caller can make the core keep or do (the config's `limits` section). */
-export interface CoreLimits {
-  /** Longest `query.text` accepted; a longer one is refused before any work. */
-  maxQueryChars: number;
-  maxPrevItemChars: number;
-  maxPrevTotalChars: number;
 }
 
 export interface GatewayOptions {
@@ -52,7 +46,6 @@ export interface GatewayOptions {
   replicaId?: string;
 }
 
-const TIMED_OUT = Symbol('timed out');
 const MAX_TOOL_NAME = 64;
 
 /** Builds the protocol core and starts its background work (cancel listener, lease sweeper). */
@@ -174,20 +167,14 @@ class GatewayCore implements Gateway {
    * principal that created it may; for anyone else the token is unknown (PROMISE_NOT_FOUND).
    */
   async await(request: AwaitRequest, opts: CallOptions = {}): Promise<CanonicalResponse> {
-    const caller = { principal: ownerTag(opts.principal), allowed: (record: StoredPromise) => this.mayAwait(record, opts) };
+    const caller = { principal: ownerTag(opts.principal), allowed: (record: StoredPromise) => mayAwait(this.agentRequiresAuth(record.agent), opts) };
     return request.action === 'cancel'
       ? this.promises.cancel(request.promise_token, caller)
       : this.promises.checkin(request.promise_token, request.wait_ms ?? 0, caller);
   }
 
-  /**
-   * A promise of an agent that requires authentication is only for a caller who authenticates now
-   * too (a verified principal, or credentials the agent's admission would take), besides being its owner.
-   */
-  private mayAwait(record: StoredPromise, opts: CallOptions): boolean {
-    if (!this.registry.names().includes(record.agent)) return true;
-    const requireAuth = this.registry.get(record.agent).config.requireAuth === true;
-    return !requireAuth || opts.principal?.verified === true || Boolean(opts.credentials?.authorization);
+  private agentRequiresAuth(agent: string): boolean {
+    return this.registry.names().includes(agent) && this.registry.get(agent).config.requireAuth === true;
   }
 
   async listTools(agent?: string): Promise<PublishedTool[]> {
@@ -245,20 +232,12 @@ class GatewayCore implements Gateway {
 
   /** Routing, negotiation, authentication and the conversation, common to ask and askStream. */
   private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn }> {
-    this.checkQuery(request);
+    checkQueryLength(request, this.limits);
     const entry = this.registry.get(this.registry.resolve(request, opts.agent));
     checkPreferences(request, entry.description);
     await admit(entry, opts, this.store);
     const turn = await this.conversations.begin(request, entry.config.name, opts.principal);
     return { entry, turn };
-  }
-
-  /** `limits.maxQueryChars`: a longer query is refused before routing, the store or any agent sees it. */
-  private checkQuery(request: AskRequest): void {
-    const max = this.limits?.maxQueryChars;
-    if (max !== undefined && request.query.text.length > max) {
-      throw new GatewayError('INVALID_QUERY', `query.text is ${request.query.text.length} characters long; the most this gateway accepts is ${max}`);
-    }
   }
 
   /** Runs one request/response call in a fresh CallContext; an abort (timeout, cancel) is reported as its reason. */
@@ -341,11 +320,4 @@ class GatewayCore implements Gateway {
       release();
     }
   }
-}
-
-/** Resolves with the promise's value, or TIMED_OUT after `ms` (the promise keeps running). */
-function raceTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from './errors.ts';
+import type { CallOptions } from './gateway-types.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -64,4 +65,13 @@ export function handleProblem(handle: string, what: string): string | undefined 
 /** The one "unknown promise" answer (NLWeb 4.2): the same for an expired, a never-issued and another caller's token. */
 export function unknownPromise(): GatewayError {
   return new GatewayError('PROMISE_NOT_FOUND', 'Unknown or expired promise token');
+}
+
+/**
+ * NLWeb 4.2 on an agent that requires authentication: its promise is only for a caller who
+ * authenticates now too (a verified principal, or credentials the agent's admission takes), on top
+ * of being the promise's owner — a check-in without credentials is as unknown as a foreign token.
+ */
+export function mayAwait(agentRequiresAuth: boolean, opts: Pick<CallOptions, 'principal' | 'credentials'>): boolean {
+  return !agentRequiresAuth || opts.principal?.verified === true || Boolean(opts.credentials?.authorization);
 }
