@@ -19,7 +19,6 @@ import { normalizeEvents } from './run.ts';
 import { raceTimeout, TIMED_OUT } from './race.ts';
 import { checkQueryLength, type CoreLimits } from './limits.ts';
 import { mayAwait, ownerTag } from './ownership.ts';
-import type { PromiseRecord as StoredPromise } from '../store/store.ts';
 
 /** Limits and lifetimes the core needs (the config's `defaults` section). */
 export interface CoreDefaults {
@@ -167,12 +166,13 @@ class GatewayCore implements Gateway {
    * principal that created it may; for anyone else the token is unknown (PROMISE_NOT_FOUND).
    */
   async await(request: AwaitRequest, opts: CallOptions = {}): Promise<CanonicalResponse> {
-    const caller = { principal: ownerTag(opts.principal), allowed: (record: StoredPromise) => mayAwait(this.agentRequiresAuth(record.agent), opts) };
+    const caller = { principal: ownerTag(opts.principal), allowed: (record: PromiseRecord) => mayAwait(this.agentRequiresAuth(record.agent), opts) };
     return request.action === 'cancel'
       ? this.promises.cancel(request.promise_token, caller)
       : this.promises.checkin(request.promise_token, request.wait_ms ?? 0, caller);
   }
 
+  /** Whether `agent` (still configured) requires authentication: its promises then want it on /await too. */
   private agentRequiresAuth(agent: string): boolean {
     return this.registry.names().includes(agent) && this.registry.get(agent).config.requireAuth === true;
   }
