@@ -66,7 +66,7 @@ export class Conversations {
     const key = scopedId(ownerTag(owner), conversationId);
     const record = claimed !== undefined ? await this.store.getConversation(key, this.opts.idleTtlMs) : null;
     const view: ConversationView = {
-      id: conversationId,
+      id: key,
       prev: record?.prev ?? [],
       attrs: record?.attrs ?? {},
       ...(record?.upstream[agent] ? { upstreamSession: record.upstream[agent] } : {}),
@@ -82,7 +82,8 @@ export class Conversations {
   /** The turn a lost promise is run again in: its conversation, in the namespace of the promise's owner tag (no store read). */
   resume(request: AskRequest, conversationId: string | undefined, tag: string): Turn {
     const id = conversationId ?? newToken('conv');
-    return { conversationId: id, key: scopedId(tag, id), view: { id, prev: [], attrs: {} }, request };
+    const key = scopedId(tag, id);
+    return { conversationId: id, key, view: { id: key, prev: [], attrs: {} }, request };
   }
 
   /** Records the finished turn: the query (cut to its cap) joins `prev`; the upstream's new session_context is kept. */
