@@ -74,7 +74,7 @@ describe('maxQueryChars on every protocol', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, 90_000);
 });
 
 describe('stored prev cannot grow the upstream body', () => {

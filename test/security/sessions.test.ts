@@ -83,5 +83,5 @@ describe('maxSessionRecordBytes', () => {
     );
     // The boundary is the cap itself, not somewhere else: the accepted record is close to it.
     expect(lo).toBeGreaterThan(MAX_RECORD - 300);
-  });
+  }, 90_000);
 });

@@ -99,5 +99,5 @@ describe('upload quota boundary', () => {
       }),
       { numRuns: 30 },
     );
-  });
+  }, 90_000);
 });
