@@ -11,7 +11,7 @@ import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { parseSseText } from '../support/http.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
-import { alice, McpSession, nlipMessage, postJson } from './support.ts';
+import { alice, McpSession, nlipMessage, postJson } from './owner-support.ts';
 
 const MAX_QUERY = 100;
 

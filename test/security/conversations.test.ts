@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { parseSseText } from '../support/http.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
-import { alice, bob, McpSession, nlipMessage, partsOf, postJson, type Fetch } from './support.ts';
+import { alice, bob, McpSession, nlipMessage, partsOf, postJson, type Fetch } from './owner-support.ts';
 
 let gw: TestGateway;
 beforeAll(async () => {

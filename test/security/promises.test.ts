@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
-import { alice, bob, McpSession, NEVER_ISSUED, nlipMessage, partsOf, postJson, visible, type Fetch } from './support.ts';
+import { alice, bob, McpSession, NEVER_ISSUED, nlipMessage, partsOf, postJson, visible, type Fetch } from './owner-support.ts';
 
 let gw: TestGateway;
 beforeAll(async () => {

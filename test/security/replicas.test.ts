@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
 import { spawnGateway, type GatewayProcess } from '../support/process.ts';
 import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
-import { alice, bob, McpSession, NEVER_ISSUED, nlipMessage, partsOf, postJson, visible, type Fetch } from './support.ts';
+import { alice, bob, McpSession, NEVER_ISSUED, nlipMessage, partsOf, postJson, visible, type Fetch } from './owner-support.ts';
 
 describeRedis('ownership across two replicas on one Redis', () => {
   let redis: RedisServer;

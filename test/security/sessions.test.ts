@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryStore } from '../../src/store/memory.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
-import { alice, bob, McpSession } from './support.ts';
+import { alice, bob, McpSession } from './owner-support.ts';
 
 let gw: TestGateway;
 const MAX_RECORD = 4096;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryStore } from '../../src/store/memory.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
-import { alice, bob, fetchFrom, nlipMessage, partsOf, postJson, type Fetch } from './support.ts';
+import { alice, bob, fetchFrom, nlipMessage, partsOf, postJson, type Fetch } from './owner-support.ts';
 
 const MiB = 1024 * 1024;
 
