@@ -271,7 +271,10 @@ class GatewayCore implements Gateway {
       if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
     })
       .then(async (c: Collected) => {
-        await this.conversations.finish(turn, entry.config.name, c.upstreamSession);
+        // A store outage here (failover) costs the conversation turn, never the answer itself.
+        await this.conversations.finish(turn, entry.config.name, c.upstreamSession).catch((err: unknown) => {
+          this.log.warn({ err: String(err) }, 'could not record the conversation turn');
+        });
         // The answer keeps its conversation wherever it is read (here, or later through /await).
         return { ...c, response: withSessionContext(c.response, Conversations.sessionContext(turn.conversationId)) };
       })
