@@ -33,6 +33,8 @@ export interface RedisServer {
 export interface StartRedisOptions {
   /** Start in cluster mode and assign every slot to this one node (a one-node Redis Cluster). */
   cluster?: boolean;
+  /** Start in cluster mode with no slots: a node for a multi-master cluster (redis-cluster.ts). */
+  clusterNode?: boolean;
   /** Extra redis-server arguments. */
   args?: string[];
   /** Keep the data dir across restarts (an AOF restart test); removed when the test process exits. */
@@ -101,7 +103,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
   const args = (dir: string): string[] => [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--logfile', '',
-    ...(options.cluster
+    ...(options.cluster || options.clusterNode
       ? ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-announce-ip', '127.0.0.1']
       : []),
     ...(options.args ?? []),
