@@ -23,6 +23,12 @@ describe('legacy GET /ask parameters', () => {
     expect(params.query_id).toBe('q7');
   });
 
+  it('honours the v0.54 fields: max_results (page) vs num_results (depth), start_num, min_score, site=all (issue 17)', () => {
+    const request = toAskRequest(parseLegacyAsk(q('query=curry&site=all&max_results=9&num_results=50&start_num=9&min_score=40')), true);
+    expect(request.query).toEqual({ text: 'curry', max_results: 9, num_results: 50, min_score: 40 });
+    expect(request.meta).toEqual({ start_num: 9 });
+  });
+
   it('reads prev as a JSON array string, as repeated parameters, and with brackets', () => {
     expect(decodePrev(['["a, b","c"]'])).toEqual(['a, b', 'c']);
     expect(decodePrev(['a', 'b,c'])).toEqual(['a', 'b', 'c']);
