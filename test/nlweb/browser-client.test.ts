@@ -99,7 +99,7 @@ describe('the official NLWeb v0.54 browser client against the gateway (Chromium)
     const firstPage = await cardNames();
     await page.getByRole('button', { name: '2', exact: true }).last().click();
     await page.waitForFunction(
-      ([sel, seen]) => [...document.querySelectorAll(sel as string)].some((h) => !(seen as string[]).includes(h.textContent ?? '')),
+      ([sel, seen]) => Array.from(document.querySelectorAll(sel as string)).some((h) => !(seen as string[]).includes(h.textContent ?? '')),
       [CARDS, firstPage] as const,
     );
     const secondPage = await cardNames();
@@ -115,6 +115,6 @@ describe('the official NLWeb v0.54 browser client against the gateway (Chromium)
     await page.getByText('No results found').waitFor();
     await page.evaluate(() => (window as unknown as { nlgateSetSite: (s: string) => void }).nlgateSetSite('all'));
     await search('Ask anything...', 'brownies');
-    await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].some((h) => h.textContent === 'Fudgy Cocoa Brownies'), CARDS);
+    await page.waitForFunction((sel) => Array.from(document.querySelectorAll(sel)).some((h) => h.textContent === 'Fudgy Cocoa Brownies'), CARDS);
   });
 });
