@@ -1,6 +1,6 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { SCORE_MAX } from '../../src/protocol/nlweb/index.ts';
-import { fuzzyEdits, planQuery, prefixAllowed, type QueryPlan } from './bounds.ts';
+import { fuzzyEdits, planQuery, prefixAllowed } from './bounds.ts';
 import type { CatalogEntry } from './load.ts';
 import { matchOf, rankHits, type Facets, type RankedHit } from './rank.ts';
 import { firstText, indexTerm, textsOf, tokenize } from './text.ts';
@@ -112,11 +112,6 @@ export class CatalogIndex {
       },
     });
     this.search_.addAll(entries);
-  }
-
-  /** The plan for a query: what will be searched, within the bounds (bounds.ts). */
-  plan(text: string): QueryPlan {
-    return planQuery(text);
   }
 
   /**
