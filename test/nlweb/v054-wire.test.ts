@@ -8,6 +8,7 @@ import { REPO_ROOT } from '../support/gateway.ts';
 import { parseSseText } from '../support/http.ts';
 import { readAsV054Client } from '../support/nlweb-v054-client.ts';
 import { scriptedAdapter } from '../support/scripted-agent.ts';
+import { V054ResponseSchema } from '../../src/protocol/nlweb/index.ts';
 
 /**
  * Issue 17: a request declaring v0.54 is answered in v0.54 (JSON and unnamed `data:` frames) and
@@ -95,6 +96,7 @@ describe('v0.54 streams (what the official client reads)', () => {
 describe('v0.54 JSON', () => {
   it('is one object: _meta (Answer, 0.54), results with the summary as a Summary item', async () => {
     const body = await (await post('/ask', { query: { text: 'pasta', max_results: 3 }, prefer: { mode: 'list, summarize' }, meta: { version: '0.54' } })).json();
+    expect(V054ResponseSchema.safeParse(body).success).toBe(true);
     expect(body._meta).toMatchObject({ response_type: 'Answer', version: '0.54' });
     expect(body.results[0]).toEqual({ '@type': 'Summary', text: expect.stringMatching(/^Found \d+ recipes/) });
     expect(body.results.slice(1)).toHaveLength(3);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../core/events.ts';
+import { V054FrameSchema } from '../../../protocol/nlweb/index.ts';
 import { readAsV054Client } from '../../../../test/support/nlweb-v054-client.ts';
 import { v054Wire } from './v054.ts';
 
@@ -61,6 +62,9 @@ describe('the official v0.54 client accepts every v0.54 frame the gateway emits 
         expect(sse).not.toMatch(/^event:/m);
         const view = await readAsV054Client(sse);
         expect(view.badLines).toEqual([]);
+        for (const line of sse.split('\n').filter((l) => l.startsWith('data: '))) {
+          expect(V054FrameSchema.safeParse(JSON.parse(line.slice(6))).success).toBe(true);
+        }
         const first = JSON.parse(sse.split('\n')[0]!.slice(6));
         expect(first._meta).toMatchObject({ response_type: 'Answer', version: '0.54', session_context: { conversation_id: 'conv_x' } });
         const recipes = new Set(events.flatMap((e) => (e.type === 'result' && e.item['@type'] === 'Recipe' && typeof e.item['@id'] === 'string' ? [e.item['@id']] : [])));
