@@ -195,6 +195,10 @@ describe('catalog agent: conversation context', () => {
     const page2 = await results(agent, { query: { text: 'vegan curry', max_results: 3 }, meta: { start_num: 3 } });
     expect(page2.map((r) => r['@id'])).not.toContain(direct[0]!['@id']);
     expect((await events(agent, { query: { text: 'curry' } }))[0]).toEqual({ type: 'start' });
+    // A new topic is not a refinement: nothing is both a brownie and a curry, so "brownies" stands alone.
+    const topicSwitch = await events(agent, { query: { text: 'brownies' }, context: { prev: ['curry'] } });
+    expect(topicSwitch[0]).toEqual({ type: 'start' });
+    expect(topicSwitch.filter((e) => e.type === 'result').map((e) => (e as { item: ResultItem }).item.name)).not.toContain('Thai Green Chicken Curry');
     // A client-sent decontextualised query (the older REST API's parameter) is answered as given.
     const given = await events(agent, { query: { text: 'and vegan?' }, context: { prev: ['curry'], decontextualized_query: 'vegan cake' } });
     expect(given[0]).toEqual({ type: 'start', meta: { decontextualized_query: 'vegan cake' } });

@@ -1,11 +1,11 @@
 import type { Agent, AgentDescription, CallContext } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest, ResultItem } from '../../src/protocol/nlweb/index.ts';
-import { minScoreThreshold, parseModes, requestedResultCount, retrievalDepth } from '../../src/protocol/nlweb/index.ts';
+import { minScoreThreshold, parseModes, requestedResultCount, retrievalDepth, SCORE_MAX } from '../../src/protocol/nlweb/index.ts';
 import { planQuery, SEARCH_BOUNDS } from './bounds.ts';
 import { DEFAULT_MAX_RESULTS, RESULT_CAP } from './config.ts';
 import { buildFilters, filterableFields } from './filters.ts';
-import type { Catalog } from './load.ts';
+import type { Catalog, CatalogEntry } from './load.ts';
 import { CatalogIndex, type SearchHit } from './search.ts';
 import { summarizeHits } from './summary.ts';
 import { firstText, fold, isPlainObject } from './text.ts';
@@ -85,11 +85,10 @@ export class CatalogAgent implements Agent {
       yield { type: 'complete' };
       return;
     }
-    const decontextualized = this.decontextualize(asked, request, ctx);
+    const filters = buildFilters(query, this.fields, this.name);
+    const decontextualized = this.decontextualize(asked, request, ctx, filters.test);
     yield decontextualized === undefined ? { type: 'start' } : { type: 'start', meta: { decontextualized_query: decontextualized } };
     const text = decontextualized ?? asked;
-
-    const filters = buildFilters(query, this.fields, this.name);
     const min = minScoreThreshold(query.min_score) ?? minScoreThreshold(this.settings.minScore);
     const ranked = this.index.search(text, { filter: filters.test }).filter((h) => min === undefined || h.score >= min);
     // v0.54 clients ask for `max_results` at a time out of `num_results` ranked hits (interop.md).
@@ -120,10 +119,11 @@ export class CatalogAgent implements Agent {
   /**
    * The query a follow-up stands for (NLWeb 3.2 `context.prev`): a decontextualised query the client
    * sends (the older REST API's `decontextualized_query`) is taken as is; otherwise a follow-up of one
-   * meaningful word ("vegan?") joins the latest different earlier query ("vegan curry"). Longer
-   * queries stand on their own. `prev` comes from the client, else from the gateway's conversation.
+   * meaningful word ("vegan?") joins the latest different earlier query ("vegan curry") when that
+   * refines it: some item matches both. Otherwise ("curry", then "brownies") it is a new topic and
+   * stands alone, as do longer queries. `prev` comes from the client, else from the gateway's conversation.
    */
-  private decontextualize(text: string, request: AskRequest, ctx: CallContext): string | undefined {
+  private decontextualize(text: string, request: AskRequest, ctx: CallContext, keep: (e: CatalogEntry) => boolean): string | undefined {
     const bounded = (s: string) => s.trim().slice(0, SEARCH_BOUNDS.maxQueryChars);
     const given = request.context?.decontextualized_query;
     if (typeof given === 'string' && given.trim().length > 0) return given.trim() === text ? undefined : bounded(given);
@@ -133,7 +133,9 @@ export class CatalogAgent implements Agent {
     for (let i = prev.length - 1; i >= 0; i--) {
       const p = prev[i];
       if (typeof p !== 'string' || p.trim().length === 0 || fold(bounded(p)) === own) continue;
-      return bounded(`${text.replace(/[\p{P}\s]+$/u, '')} ${bounded(p)}`);
+      const joined = bounded(`${text.replace(/[\p{P}\s]+$/u, '')} ${bounded(p)}`);
+      // Only the best hit matching every term scores the full 100 (rank.ts).
+      return this.index.search(joined, { filter: keep })[0]?.score === SCORE_MAX ? joined : undefined;
     }
     return undefined;
   }
