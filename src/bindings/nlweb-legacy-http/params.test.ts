@@ -63,7 +63,7 @@ describe('legacy GET /ask parameters', () => {
   });
 
   it('property: any query string either is refused with INVALID_QUERY or becomes a valid v0.55 ask', () => {
-    const key = fc.constantFrom('query', 'site', 'prev', 'generate_mode', 'mode', 'streaming', 'decontextualized_query', 'query_id', 'conversation_id', 'max_results', 'num_results', 'min_score', 'other');
+    const key = fc.constantFrom('query', 'site', 'prev', 'generate_mode', 'mode', 'streaming', 'decontextualized_query', 'query_id', 'conversation_id', 'max_results', 'num_results', 'min_score', 'start_num', 'other');
     fc.assert(
       fc.property(fc.array(fc.tuple(key, fc.string()), { maxLength: 12 }), (pairs) => {
         const queries: Record<string, string[]> = {};
