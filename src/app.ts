@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { builtinAdapters } from '../adapters/index.ts';
 import { builtinBindings } from './bindings/index.ts';
-import { renderNlwebError } from './bindings/nlweb-http/render.ts';
+import { renderNlwebError } from './bindings/nlweb-http/render/index.ts';
 import type { Binding, ServerSettings } from './bindings/types.ts';
 import type { GatewayConfig } from './config/schema.ts';
 import type { AdapterFactory } from './core/agent.ts';
