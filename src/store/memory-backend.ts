@@ -7,6 +7,8 @@
  * nobody reads again, so memory stays bounded by what is live.
  */
 import { EventEmitter } from 'node:events';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { LimiterCache, wrapLimiter } from './limiter.ts';
 import type { ConversationRecord, PromiseRecord } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
@@ -38,7 +40,8 @@ export class MemoryBackend {
   readonly leases = new Map<string, number>();
   readonly conversations = new Map<string, Timed<ConversationRecord>>();
   readonly records = new Map<string, Timed<string>>();
-  readonly hits = new Map<string, Timed<number>>();
+  /** Rate limiters, shared by every store on this backend (each key expires with its window). */
+  readonly limiters = new LimiterCache((name, points, duration) => wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration })));
   /** Cancel pub/sub: one 'cancel' event per published token. */
   readonly cancels = new EventEmitter();
 
@@ -74,7 +77,7 @@ export class MemoryBackend {
   /** Drops every expired entry; returns how many were dropped. */
   sweep(now = Date.now()): number {
     let dropped = 0;
-    for (const map of [this.promises, this.conversations, this.records, this.hits] as Array<Map<string, Timed<unknown>>>) {
+    for (const map of [this.promises, this.conversations, this.records] as Array<Map<string, Timed<unknown>>>) {
       for (const [key, entry] of map) {
         if (entry.expiresAt <= now) {
           map.delete(key);
@@ -93,7 +96,7 @@ export class MemoryBackend {
 
   /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */
   size(): number {
-    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.hits.size;
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size;
   }
 
   /** A live promise entry; an expired one is dropped together with its lease. */

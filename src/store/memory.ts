@@ -11,6 +11,7 @@
 import { GatewayError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
+import type { Limiter } from './limiter.ts';
 import type { ConversationRecord, PromiseRecord, Settlement, Store, TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
@@ -193,15 +194,8 @@ export class MemoryStore implements Store {
 
   // ---- rate limits ----
 
-  async hit(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
-    const entry = liveEntry(this.backend.hits, key, now);
-    if (!entry) {
-      // Fixed window: it starts at the first hit and is not extended by later ones.
-      this.backend.hits.set(key, { value: 1, expiresAt: now + windowMs });
-      return 1;
-    }
-    return ++entry.value;
+  limiter(name: string, points: number, durationMs: number): Limiter {
+    return this.backend.limiters.get(name, points, durationMs);
   }
 
   // ---- lifecycle ----

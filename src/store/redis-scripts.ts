@@ -150,13 +150,6 @@ if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return v
 `;
 
-/** KEYS: counter. ARGV: window → the count in the current fixed window (INCR + PEXPIRE on first hit). */
-const HIT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
 type Arg = string | number;
 type Reply<T> = Promise<T>;
 
@@ -173,7 +166,6 @@ export interface StoreScripts {
   nlgateRecordTurn(conversation: string, ...args: Arg[]): Reply<string[]>;
   nlgateSetConversationAttr(conversation: string, ...args: Arg[]): Reply<number>;
   nlgateTouchRecord(record: string, ttl: number): Reply<string | null>;
-  nlgateHit(counter: string, window: number): Reply<number>;
 }
 
 const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys: number }> = {
@@ -188,7 +180,6 @@ const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys: number }>
   nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 1 },
   nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 1 },
   nlgateTouchRecord: { lua: TOUCH_RECORD, numberOfKeys: 1 },
-  nlgateHit: { lua: HIT, numberOfKeys: 1 },
 };
 
 /** Registers the store's scripts on a client and returns it typed with them. */

@@ -33,10 +33,10 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.setConversationAttr('c2', 'k', 'v', 60_000);
     await store.putRecord('ns', 'id', 'v', 60_000);
     await store.getRecord('ns', 'id', 60_000);
-    await store.hit('k', 60_000);
+    await store.limiter('agent:a', 5, 60_000).consume('k');
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
     expect(keys.sort()).toEqual(
-      [`${prefix}{promises}`, `${prefix}{promises}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`].sort(),
+      [`${prefix}{promises}`, `${prefix}{promises}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}rl:agent:a:k`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();

@@ -13,10 +13,10 @@ import {
 } from '../../protocol/webtool/index.ts';
 
 /**
- * Statuses that describe the transport rather than the action (401, 413, 415) are kept; everything
+ * Statuses that describe the transport rather than the action (401, 403, 413, 415) are kept; everything
  * else takes the status of its webtool code (interop.md), so INTERNAL_ERROR is always 500.
  */
-const TRANSPORT_STATUSES = new Set([401, 413, 415]);
+const TRANSPORT_STATUSES = new Set([401, 403, 413, 415]);
 const MAX_MESSAGE = 500;
 
 /** Status of a webtool error code: the five standard ones per interop.md, custom codes 422. */
