@@ -42,7 +42,7 @@ export class RedisStore implements Store {
   readonly client: Client;
   private readonly scripts: StoreScripts;
   private readonly limiters = new LimiterCache((name, points, duration) => {
-    const inner = wrapLimiter(new RateLimiterRedis({ storeClient: this.client, keyPrefix: `${this.prefix}rl:${name}`, points, duration }));
+    const inner = wrapLimiter(new RateLimiterRedis({ storeClient: this.client, keyPrefix: `${this.prefix}rl:${name}`, points, duration, inMemoryBlockOnConsumed: points + 1 }));
     // A refused request is a decision; a Redis failure is STORE_UNAVAILABLE, like every other command.
     return { consume: (key) => this.run(() => inner.consume(key)) };
   });

@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index.ts';
-import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../core/errors.ts';
+import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
 import { callerOf } from '../credentials.ts';
@@ -17,7 +18,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
     onError: (c) => renderNlwebError(c, new GatewayError('PAYLOAD_TOO_LARGE', `The request body is larger than ${settings.bodyLimitBytes} bytes`)),
   });
   // Errors are answered here, in NLWeb's own shape, so a nested app's errors never fall through to HTML.
-  app.onError((err, c) => renderNlwebError(c, toGatewayError(err)));
+  app.onError((err, c) => renderNlwebError(c, reportError(gateway.log, c, err, 'NLWeb binding')));
 
   app.post('/ask', limit, async (c) => {
     const request = await parseJsonBody(c, AskRequestSchema, 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}');
@@ -48,4 +49,16 @@ function routes({ gateway, settings }: BindingContext): Hono {
   return app;
 }
 
-export const nlwebHttpBinding: Binding = { name: 'nlweb-http', perAgent: true, routes };
+const isNlwebPath = (path: string) => path === '/ask' || path === '/await';
+
+/** NLWeb 7.1: `/ask` and `/await` take JSON bodies; `GET /ask` is the legacy binding's. */
+export const nlwebHttpBinding: Binding = {
+  name: 'nlweb-http',
+  perAgent: true,
+  routes,
+  edge: {
+    claims: (method, path) => isNlwebPath(path) && method !== 'GET' && method !== 'HEAD',
+    jsonBody: (method, path) => method === 'POST' && isNlwebPath(path),
+    renderError: (c, err) => renderNlwebError(c, err),
+  },
+};

@@ -28,7 +28,6 @@ function statusOfCode(code: string): number {
 export function sendError(c: Context, code: string, message: string, status = statusOfCode(code), retryAfter?: number): Response {
   const headers: Record<string, string> = {};
   if (code === 'RATE_LIMIT') headers['Retry-After'] = String(retryAfter ?? 1);
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (status === 405) headers.Allow = 'GET, POST';
   return c.json(errorEnvelope(code, message.slice(0, MAX_MESSAGE)), status as ContentfulStatusCode, headers);
 }
