@@ -25,7 +25,8 @@ export const ServerConfigSchema = z
     port: z.coerce.number().int().min(0).max(65535).default(8080),
     host: z.string().default('127.0.0.1'),
     bodyLimitBytes: z.number().int().positive().default(1_048_576),
-    allowedOrigins: z.array(z.string()).default([]),
+    /** Origins (scheme://host[:port], or `scheme://*`) browsers may call from besides the gateway's own; compared with their port. */
+    allowedOrigins: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/(\*|[^/\s]+)\/?$/i, 'must be an origin such as "http://localhost:6274" (scheme, host and port) or "moz-extension://*"')).default([]),
     allowedHosts: z.array(z.string()).default([]),
     /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
     corsOrigins: z.array(z.string()).default([]),
