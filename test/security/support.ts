@@ -24,7 +24,7 @@ const dispatchers = new Map<string, Agent>();
 export function fetchFrom(localAddress: string): (url: string, init?: RequestInit) => Promise<Response> {
   let dispatcher = dispatchers.get(localAddress);
   if (!dispatcher) {
-    dispatcher = new Agent({ connect: { localAddress } });
+    dispatcher = new Agent({ localAddress });
     dispatchers.set(localAddress, dispatcher);
   }
   const d = dispatcher;
