@@ -24,14 +24,18 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const request = await parseJsonBody(c, AskRequestSchema, 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}');
     const agent = c.req.param('agent');
     const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
+    c.set('queryText', request.query.text);
     if (wantsStream(c, request.prefer?.streaming)) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
+      c.set('agent', live.agent);
       const decorate = await actionDecorator(c, gateway, live.agent, settings);
       return renderSse(c, live, request.prefer?.response_format, abort, decorate);
     }
     const response = await gateway.ask(request, { ...base, signal: c.req.raw.signal });
-    const decorate = await actionDecorator(c, gateway, gateway.resolveAgent(request, agent), settings);
+    const resolved = gateway.resolveAgent(request, agent);
+    c.set('agent', resolved);
+    const decorate = await actionDecorator(c, gateway, resolved, settings);
     return c.json(renderFormat(decorateResponse(response, decorate), request.prefer?.response_format), statusFor(response));
   });
 

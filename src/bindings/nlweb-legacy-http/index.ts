@@ -41,6 +41,8 @@ function routes({ gateway }: BindingContext): Hono {
     const agent = c.req.param('agent');
     const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
     const site = agent ?? gateway.resolveAgent(request, undefined);
+    c.set('queryText', request.query.text);
+    c.set('agent', site);
     if (streaming) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
