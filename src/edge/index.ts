@@ -62,8 +62,7 @@ export function createEdge(opts: EdgeOptions): Edge {
     allowedOrigins: server.allowedOrigins,
     corsOrigins: server.corsOrigins,
   });
-  const gatewayLimit = limits.gatewayRateLimit;
-  const limiter = () => opts.store.limiter('gateway', gatewayLimit.requests, gatewayLimit.windowMs);
+  const gatewayLimiter = opts.store.limiter('gateway', limits.gatewayRateLimit.requests, limits.gatewayRateLimit.windowMs);
   const publicUrl = server.publicUrl?.replace(/\/+$/, '');
 
   const middleware: MiddlewareHandler = async (c, next) => {
@@ -91,7 +90,7 @@ export function createEdge(opts: EdgeOptions): Edge {
       c.set('principal', principal);
 
       if (!PROBES.has(c.req.path)) {
-        const decision = await limiter().consume(principal.id);
+        const decision = await gatewayLimiter.consume(principal.id);
         if (!decision.allowed) {
           return (c.res = refuse(new GatewayError('RATE_LIMITED', 'Too many requests to this gateway', { retryAfter: Math.ceil(decision.retryAfterMs / 1000) })));
         }
