@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHostOriginPolicy, isLoopback } from './host-origin.ts';
 
@@ -45,5 +46,16 @@ describe('Host and Origin policy', () => {
   it('knows loopback listen addresses', () => {
     expect(['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.0.2'].every(isLoopback)).toBe(true);
     expect(['0.0.0.0', '::', '10.0.0.1'].some(isLoopback)).toBe(false);
+  });
+
+  it('never throws on any Host or Origin value, and refuses every Host that is not a loopback name with the port', () => {
+    const p = createHostOriginPolicy({ ...base, listenHost: '127.0.0.1', allowedOrigins: ['http://localhost:6274'] });
+    fc.assert(
+      fc.property(fc.option(fc.string({ maxLength: 60 }), { nil: undefined }), fc.option(fc.oneof(fc.webUrl(), fc.string({ maxLength: 40 })), { nil: undefined }), (host, origin) => {
+        const verdict = p.check({ host, origin, localPort: 8080 });
+        const loopbackHost = host !== undefined && /^(localhost|127\.0\.0\.1|\[::1\]):8080$/i.test(host.trim());
+        if (!loopbackHost) expect(verdict).toMatch(/Host/);
+      }),
+    );
   });
 });

@@ -48,7 +48,7 @@ describe('access log', () => {
     gw = await startGateway({ auth: AUTH, agents }, { log: cap.log });
     const res = await postJson(`${gw.url}/ask`, { query: { text: 'x' } }, { authorization: 'Bearer forged-credential-123456' });
     expect(res.status).toBe(401);
-    expect(cap.lines().find((l) => l.msg === 'request')).toMatchObject({ status: 401, principal: 'anonymous', route: '/ask' });
+    expect(cap.lines().find((l) => l.msg === 'request')).toMatchObject({ status: 401, principal: 'anonymous', route: '/ask', requestId: res.headers.get('x-request-id') });
     expect(cap.text()).not.toContain('forged-credential');
   });
 
