@@ -37,6 +37,8 @@ const gw = await spawnGateway(
   {
     store: { kind: 'redis', url: redis.url, prefix: 'soak:' },
     defaults: { promiseAfterMs: 50, conversationIdleTtlMs: 60_000, promiseTtlMs: 60_000, promiseReadGraceMs: 5_000 },
+    // One client at a steady high rate: the gateway-wide limit stays on, far above it.
+    limits: { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 } },
     agents: [
       { name: 'news', kind: 'nlweb', url: upstream.url, streaming: false },
       { name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' },

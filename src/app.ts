@@ -7,7 +7,9 @@ import { renderNlwebError } from './bindings/nlweb-http/render/index.ts';
 import type { Binding, ServerSettings } from './bindings/types.ts';
 import type { GatewayConfig } from './config/schema.ts';
 import type { AdapterFactory } from './core/agent.ts';
-import { GatewayError, toGatewayError } from './core/errors.ts';
+import { reportError } from './bindings/report.ts';
+import { GatewayError } from './core/errors.ts';
+import { createEdge } from './edge/index.ts';
 import { createGateway } from './core/gateway.ts';
 import type { Gateway } from './core/gateway-types.ts';
 import { newRequestId } from './core/ids.ts';
@@ -49,6 +51,16 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     ...(config.defaultAgent ? { defaultAgent: config.defaultAgent } : {}),
     ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
   });
+  const bindings = opts.bindings ?? builtinBindings;
+  const edge = createEdge({
+    server: config.server,
+    limits: config.limits,
+    auth: config.auth,
+    bindings,
+    store,
+    log,
+    fallback: (c, err) => renderNlwebError(c, err),
+  });
   const settings: ServerSettings = {
     bodyLimitBytes: config.server.bodyLimitBytes,
     allowedOrigins: config.server.allowedOrigins,
@@ -56,6 +68,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     promiseTtlMs: config.defaults.promiseTtlMs,
     limits: config.limits,
     ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
+    publicBase: edge.publicBase,
+    identity: edge.verifier,
   };
 
   const app = new Hono();
@@ -71,6 +85,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     const origins = config.server.corsOrigins;
     app.use('*', cors({ origin: origins.includes('*') ? '*' : origins, exposeHeaders: ['Mcp-Session-Id', 'Retry-After'], maxAge: 600 }));
   }
+  // Host/Origin, content type, identity, the gateway-wide limit, the access log (src/edge).
+  app.use('*', edge.middleware);
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
@@ -82,15 +98,13 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   });
   app.get('/agents', (c) => c.json({ agents: gateway.listAgents() }));
 
-  const bindings = opts.bindings ?? builtinBindings;
   for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
   for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
 
   // The one error handler: bindings that need their own wire format catch and render before this;
   // anything reaching here is answered as an NLWeb failure, never a stack trace or an HTML page.
   app.onError((err, c) => {
-    const gwErr = err instanceof HTTPException ? new GatewayError(err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST', err.message) : toGatewayError(err);
-    if (gwErr.code === 'INTERNAL_ERROR') log.error({ err: String(err), stack: (err as Error).stack }, 'unhandled error');
+    const gwErr = err instanceof HTTPException ? new GatewayError(err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST', err.message) : reportError(log, c, err, 'gateway');
     return renderNlwebError(c, gwErr);
   });
   app.notFound((c) => renderNlwebError(c, new GatewayError('INVALID_REQUEST', `No route for ${c.req.method} ${c.req.path}`), 404));

@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp, type GatewayApp } from './app.ts';
 import type { LoadedConfig } from './config/load.ts';
 import type { Logger } from './core/logger.ts';
+import { capConnections, connectionOptions } from './edge/connections.ts';
 
 export interface RunningServer extends GatewayApp {
   url: string;
@@ -14,9 +16,13 @@ export interface RunningServer extends GatewayApp {
 export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const port = env.PORT !== undefined ? Number(env.PORT) : loaded.config.server.port;
   const hostname = env.HOST ?? loaded.config.server.host;
-  const gw = await createApp(loaded.config, { log, baseDir: loaded.baseDir });
+  // The edge's loopback default follows the address actually listened on (HOST overrides the config).
+  const config = { ...loaded.config, server: { ...loaded.config.server, host: hostname } };
+  const gw = await createApp(config, { log, baseDir: loaded.baseDir });
   const { server, actualPort } = await new Promise<{ server: ServerType; actualPort: number }>((resolve, reject) => {
-    const s = serve({ fetch: gw.app.fetch, port, hostname }, (info) => resolve({ server: s, actualPort: info.port }));
+    const limits = loaded.config.limits;
+    const s = serve({ fetch: gw.app.fetch, port, hostname, serverOptions: connectionOptions(limits) }, (info) => resolve({ server: s, actualPort: info.port }));
+    capConnections(s as Server, limits);
     s.once('error', reject);
   });
   const url = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${actualPort}`;

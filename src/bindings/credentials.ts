@@ -9,6 +9,10 @@ declare module 'hono' {
     principal: Principal;
     /** Set by the request-id middleware; echoed as `X-Request-Id`, carried to adapters as ctx.requestId. */
     requestId: string;
+    /** The agent a binding routed the request to, for the access log (src/edge/access-log.ts). */
+    agent: string;
+    /** The query text, for the access log when `server.logQueries` is on. */
+    queryText: string;
   }
 }
 

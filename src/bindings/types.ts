@@ -1,5 +1,7 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import type { GatewayError } from '../core/errors.ts';
 import type { Gateway } from '../core/gateway-types.ts';
+import type { Principal } from '../core/principal.ts';
 
 /** Transport settings every binding may need (from the config's `server` section). */
 export interface ServerSettings {
@@ -15,6 +17,30 @@ export interface ServerSettings {
   promiseTtlMs?: number;
   /** The caps a binding enforces itself (config `limits`). */
   limits: BindingLimits;
+  /**
+   * The base URL for links the gateway publishes: `publicUrl`, else the request's origin only when
+   * its Host passed the edge's allow-list, else the address the gateway listens on (never an
+   * arbitrary Host header).
+   */
+  publicBase(c: Context): string;
+  /** The edge's credential verifier (src/edge/identity.ts), for credentials carried inside a message (NLIP 6.5 tokens). */
+  identity: {
+    readonly enabled: boolean;
+    verify(authorization: string): Promise<{ ok: true; principal: Principal } | { ok: false; reason: string }>;
+  };
+}
+
+/**
+ * What the edge (src/edge) needs from a binding to refuse a request before the binding runs, in
+ * the binding's own wire shape. Paths are given without an `/agents/{name}` prefix.
+ */
+export interface EdgeHooks {
+  /** Whether this request is this binding's (its refusals are then rendered by `renderError`). */
+  claims(method: string, path: string): boolean;
+  /** Whether this request carries a JSON body, which must be declared as JSON (415 otherwise). */
+  jsonBody(method: string, path: string): boolean;
+  /** Renders a refusal made at the edge (401, 403, 415, 429) in this protocol's shape. */
+  renderError(c: Context, err: GatewayError): Response;
 }
 
 /** Caps on stored state a binding enforces (config `limits`, where their defaults are). */
@@ -39,4 +65,6 @@ export interface Binding {
   /** Also mounted under `/agents/:agent` (the agent is then `c.req.param('agent')`). */
   perAgent: boolean;
   routes(ctx: BindingContext): Hono;
+  /** How the edge recognises this binding's requests and renders its refusals. */
+  edge?: EdgeHooks;
 }

@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { AuthConfigSchema, RateLimitSchema } from './auth-schema.ts';
 
 /** Settings every agent has, whatever its kind; the rest of an agent entry belongs to its adapter. */
 export const CommonAgentSchema = z.object({
@@ -12,8 +14,8 @@ export const CommonAgentSchema = z.object({
   idempotent: z.boolean().optional(),
   forwardCredentials: z.boolean().optional(),
   requireAuth: z.boolean().optional(),
-  /** At most `requests` calls per `windowMs` per client credential (NLWeb 2.5: 429 + Retry-After). */
-  rateLimit: z.object({ requests: z.number().int().positive(), windowMs: z.number().int().positive() }).strict().optional(),
+  /** At most `requests` calls per `windowMs` per principal (client address when anonymous; NLWeb 2.5: 429 + Retry-After). */
+  rateLimit: RateLimitSchema.optional(),
 });
 export const COMMON_AGENT_KEYS = Object.keys(CommonAgentSchema.shape);
 
@@ -23,11 +25,16 @@ export const ServerConfigSchema = z
     port: z.coerce.number().int().min(0).max(65535).default(8080),
     host: z.string().default('127.0.0.1'),
     bodyLimitBytes: z.number().int().positive().default(1_048_576),
-    allowedOrigins: z.array(z.string()).default([]),
+    /** Origins (scheme://host[:port], or `scheme://*`) browsers may call from besides the gateway's own; compared with their port. */
+    allowedOrigins: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/(\*|[^/\s]+)\/?$/i, 'must be an origin such as "http://localhost:6274" (scheme, host and port) or "moz-extension://*"')).default([]),
     allowedHosts: z.array(z.string()).default([]),
     /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
     corsOrigins: z.array(z.string()).default([]),
     publicUrl: z.url().optional(),
+    /** Addresses or CIDRs of proxies whose `X-Forwarded-For` is believed (docs/security.md); nobody else's is. */
+    trustedProxies: z.array(z.string()).default([]),
+    /** Put query text in the access log (off: queries are often personal). */
+    logQueries: z.boolean().default(false),
   })
   .strict();
 
@@ -112,6 +119,7 @@ export const GatewayConfigSchema = z
     store: StoreConfigSchema.default({ kind: 'memory' }),
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
+    auth: AuthConfigSchema.optional(),
     defaultAgent: z.string().optional(),
     agents: z.array(CommonAgentSchema.loose()).min(1, 'at least one agent is needed'),
   })
@@ -122,10 +130,25 @@ export const GatewayConfigSchema = z
       if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `duplicate agent name "${a.name}"` });
       seen.add(a.name);
     });
+    cfg.agents.forEach((a, i) => {
+      if (a.requireAuth && !cfg.auth) ctx.addIssue({ code: 'custom', path: ['agents', i, 'requireAuth'], message: 'needs an auth section (API keys or JWT issuers) to verify callers' });
+    });
+    cfg.server.trustedProxies.forEach((p, i) => {
+      if (!isAddressOrCidr(p)) ctx.addIssue({ code: 'custom', path: ['server', 'trustedProxies', i], message: `"${p}" is not an IP address or CIDR` });
+    });
     if (cfg.defaultAgent !== undefined && !seen.has(cfg.defaultAgent)) {
       ctx.addIssue({ code: 'custom', path: ['defaultAgent'], message: `no agent is named "${cfg.defaultAgent}"` });
     }
   });
+
+/** True for `10.0.0.1`, `::1`, `10.0.0.0/8`, `fd00::/8`. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

@@ -1,24 +1,30 @@
-import { createHash } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { AgentEntry } from './agents.ts';
 import { GatewayError } from './errors.ts';
 import type { CallOptions } from './gateway-types.ts';
+import { anonymousPrincipal } from './principal.ts';
 
 /**
- * Admission before any agent call: authentication where the agent requires it (401), then the
- * agent's fixed-window rate limit per client credential (NLWeb 2.5: 429 + Retry-After). The
- * credential is hashed before it becomes part of a store key: credentials are never stored.
+ * Admission before any agent call (issue 11 "Trust at the edge"): a `requireAuth` agent takes only
+ * a verified principal (401); a principal whose `agents` list leaves this agent out is refused
+ * (403); then the rate limit — the principal's own (API key `rateLimit`) else the agent's — is
+ * taken per principal id (verified identity, or the client address for anonymous callers; never a
+ * raw header value, so rotating credentials or headers does not escape it). NLWeb 2.5: 429 +
+ * Retry-After.
  */
 export async function admit(entry: AgentEntry, opts: CallOptions, store: Store): Promise<void> {
-  const authorization = opts.credentials?.authorization;
-  if (entry.config.requireAuth && !authorization) {
-    throw new GatewayError('UNAUTHORIZED', `Agent "${entry.config.name}" requires authentication`);
+  const name = entry.config.name;
+  const principal = opts.principal ?? anonymousPrincipal(undefined);
+  if (entry.config.requireAuth && !principal.verified) {
+    throw new GatewayError('UNAUTHORIZED', `Agent "${name}" requires authentication`);
   }
-  const limit = entry.config.rateLimit;
+  if (principal.agents && !principal.agents.includes(name)) {
+    throw new GatewayError('FORBIDDEN', `"${principal.name}" may not use agent "${name}"`);
+  }
+  const limit = principal.rateLimit ?? entry.config.rateLimit;
   if (!limit) return;
-  const who = authorization ? createHash('sha256').update(authorization).digest('base64url').slice(0, 22) : 'anonymous';
-  const count = await store.hit(`rate:${entry.config.name}:${who}`, limit.windowMs);
-  if (count > limit.requests) {
-    throw new GatewayError('RATE_LIMITED', `Too many requests to agent "${entry.config.name}"`, { retryAfter: Math.ceil(limit.windowMs / 1000) });
+  const decision = await store.limiter(`agent:${name}`, limit.requests, limit.windowMs).consume(principal.id);
+  if (!decision.allowed) {
+    throw new GatewayError('RATE_LIMITED', `Too many requests to agent "${name}"`, { retryAfter: Math.ceil(decision.retryAfterMs / 1000) });
   }
 }

@@ -32,6 +32,7 @@ export const ERROR_TABLE = Object.freeze({
   SCHEMA_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
   CONFIG_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'CONFIG_ERROR', jsonrpc: -32602 },
   UNAUTHORIZED: { http: 401, nlweb: 'UNAUTHORIZED', webtool: 'CONFIG_ERROR', jsonrpc: -32001 },
+  FORBIDDEN: { http: 403, nlweb: 'FORBIDDEN', webtool: 'CONFIG_ERROR', jsonrpc: -32003 },
   PAYLOAD_TOO_LARGE: { http: 413, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600 },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600 },
   UPSTREAM_ERROR: { http: 502, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },

@@ -42,6 +42,6 @@ export async function* followUpstreamPromises(agent: Agent, ctx: CallContext, fi
     await sleep(eta !== undefined ? Math.min(Math.max(eta * 1000, 250), 5_000) : pause, ctx.signal);
     pause = Math.min(pause * 2, 5_000);
     const token = pending.promise.token;
-    current = normalizeEvents(() => agent.await!(token, 'checkin', ctx), ctx.signal);
+    current = normalizeEvents(() => agent.await!(token, 'checkin', ctx), ctx.signal, ctx.log);
   }
 }

@@ -132,7 +132,7 @@ class GatewayCore implements Gateway {
   async askStream(request: AskRequest, opts: CallOptions = {}): Promise<AskStream> {
     const { entry, turn } = await this.open(request, opts);
     const { ctx, release } = this.callContext(entry, opts, turn);
-    const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
+    const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log);
     const events = followUpstreamPromises(entry.agent, ctx, normalized);
     return {
       agent: entry.config.name,
@@ -247,7 +247,9 @@ class GatewayCore implements Gateway {
     try {
       return await call(ctx);
     } catch (err) {
-      throw ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
+      const reason = ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
+      if (reason.code === 'INTERNAL_ERROR') ctx.log.error({ err: String(err), stack: (err as Error | undefined)?.stack }, 'agent call failed: internal error');
+      throw reason;
     } finally {
       release();
     }
@@ -289,7 +291,7 @@ class GatewayCore implements Gateway {
     const { ctx, controller, detach, release } = this.callContext(entry, opts, turn);
     let detached = false;
     let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
-    const events = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
+    const events = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log);
     const done = collectEvents(events, (e) => {
       if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
     })
@@ -334,7 +336,7 @@ class GatewayCore implements Gateway {
     if (!entry.agent.await || !record.upstreamToken) throw new GatewayError('INTERNAL_ERROR', 'The agent cannot continue this promise');
     const { ctx, release } = this.callContext(entry, {});
     try {
-      return await collectEvents(normalizeEvents(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal));
+      return await collectEvents(normalizeEvents(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal, ctx.log));
     } finally {
       release();
     }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from './events.ts';
+import type { Logger } from './logger.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 
 /** Upstream `_meta` keys the gateway owns and therefore never copies from an upstream. */
@@ -14,9 +15,10 @@ export function passThroughMeta(meta: Record<string, unknown> | undefined): Reco
  * Normalises an agent's event stream (NLWeb 6.1): exactly one `start` first and one `complete` last;
  * a thrown error (network, timeout, abort, adapter bug) becomes a final non-recoverable `error` event,
  * so a broken upstream never breaks the client's stream or the process. Nothing after a terminal
- * event (`promise`, `elicitation`, non-recoverable `error`) is passed on.
+ * event (`promise`, `elicitation`, non-recoverable `error`) is passed on. An internal error is logged
+ * on `log` (the call's logger, carrying the request id).
  */
-export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal): AsyncGenerator<AgentEvent> {
+export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal, log?: Pick<Logger, 'error'>): AsyncGenerator<AgentEvent> {
   let started = false;
   let completeMeta: Record<string, unknown> | undefined;
   const start = (meta?: Record<string, unknown>): AgentEvent => {
@@ -41,6 +43,8 @@ export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, 
     if (signal.aborted) throw signal.reason ?? new GatewayError('CANCELLED', 'The call was cancelled');
   } catch (err) {
     const reason = signal.aborted && signal.reason instanceof GatewayError ? signal.reason : toGatewayError(err);
+    // The client sees only "An internal error occurred": the operator must see what it was.
+    if (reason.code === 'INTERNAL_ERROR') log?.error({ err: String(err), stack: (err as Error | undefined)?.stack }, 'agent call failed: internal error');
     if (!started) yield start();
     yield { type: 'error', code: reason.code, message: reason.message, recoverable: false };
   }

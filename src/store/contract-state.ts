@@ -162,36 +162,36 @@ export function stateContract(h: () => StoreHarness): void {
     });
   });
 
-  describe('rate-limit hits', () => {
-    it('counts hits in a fixed window per key, and starts again after the window', async () => {
+  describe('rate limiters', () => {
+    it('allows `points` requests per window per key, refuses the next with a retry delay, and starts again after the window', async () => {
       const { store } = h();
-      expect(await store.hit('client-a', 300)).toBe(1);
-      expect(await store.hit('client-a', 300)).toBe(2);
-      expect(await store.hit('client-b', 300)).toBe(1);
-      expect(await store.hit('client-a', 300)).toBe(3);
-      await eventually(() => store.hit('client-a', 300), (n) => n === 1, 2000);
+      const limiter = store.limiter('contract', 3, 1000);
+      const a = [];
+      for (let i = 0; i < 4; i++) a.push(await limiter.consume('client-a'));
+      expect(a.map((d) => d.allowed)).toEqual([true, true, true, false]);
+      expect(a[3]!.retryAfterMs).toBeGreaterThan(0);
+      expect(a[3]!.retryAfterMs).toBeLessThanOrEqual(1000);
+      expect((await limiter.consume('client-b')).allowed).toBe(true);
+      await eventually(() => limiter.consume('client-a'), (d) => d.allowed, 3000);
     });
 
-    it('a later hit does not extend the window (fixed, not sliding)', async () => {
+    it('limiters of different names or sizes count separately', async () => {
       const { store } = h();
-      await store.hit('fixed', 400);
-      const started = Date.now();
-      await sleep(250);
-      await store.hit('fixed', 400);
-      await sleep(Math.max(0, started + 500 - Date.now()));
-      expect(await store.hit('fixed', 400)).toBe(1);
+      expect((await store.limiter('one', 1, 60_000).consume('k')).allowed).toBe(true);
+      expect((await store.limiter('one', 1, 60_000).consume('k')).allowed).toBe(false);
+      expect((await store.limiter('two', 1, 60_000).consume('k')).allowed).toBe(true);
     });
 
-    it('concurrent hits from two replicas are all counted', async () => {
+    it('concurrent requests from two replicas are all counted', async () => {
       const { store } = h();
       const peer = await h().peer();
-      const counts = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).hit('burst', LONG)));
-      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      const decisions = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? store : peer).limiter('burst', 20, LONG).consume('k')));
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
     });
   });
 
   describe('growth and lifecycle', () => {
-    it('bounded growth: after promises, conversations, records and hit windows expire, the key count returns to its baseline', async () => {
+    it('bounded growth: after promises, conversations, records and limiter windows expire, the key count returns to its baseline', async () => {
       const { store } = h();
       const baseline = await h().keyCount();
       const now = Date.now();
@@ -205,9 +205,9 @@ export function stateContract(h: () => StoreHarness): void {
         await store.recordTurn(`conv-${i}`, { query: `q${i}`, agent: 'a', upstreamSession: { i } }, { maxPrev: 5, idleTtlMs: ttl });
         await store.setConversationAttr(`conv-${i}`, 'k', 'v', ttl);
         await store.putRecord('alias', `r${i}`, 'v', ttl);
-        await store.hit(`client-${i}`, ttl);
+        await store.limiter('growth', 5, ttl).consume(`client-${i}`);
       }
-      expect(await h().keyCount()).toBeGreaterThanOrEqual(baseline + 80);
+      expect(await h().keyCount()).toBeGreaterThanOrEqual(baseline + 60);
       // Nothing reads these keys again: reclamation is the backend's own (sweep / Redis expiry).
       await eventually(() => h().keyCount(), (n) => n === baseline, 8000);
     }, 20_000);

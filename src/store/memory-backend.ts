@@ -7,6 +7,8 @@
  * nobody reads again, so memory stays bounded by what is live.
  */
 import { EventEmitter } from 'node:events';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { LimiterCache, wrapLimiter } from './limiter.ts';
 import type { ConversationRecord, PromiseRecord } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
@@ -38,9 +40,10 @@ export class MemoryBackend {
   readonly leases = new Map<string, number>();
   readonly conversations = new Map<string, Timed<ConversationRecord>>();
   readonly records = new Map<string, Timed<string>>();
-  readonly hits = new Map<string, Timed<number>>();
   /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
   readonly quotas = new Map<string, Map<string, Timed<number>>>();
+  /** Rate limiters, shared by every store on this backend (each key expires with its window). */
+  readonly limiters = new LimiterCache((name, points, duration) => wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration })));
   /** Cancel pub/sub: one 'cancel' event per published token. */
   readonly cancels = new EventEmitter();
 
@@ -76,7 +79,7 @@ export class MemoryBackend {
   /** Drops every expired entry; returns how many were dropped. */
   sweep(now = Date.now()): number {
     let dropped = 0;
-    for (const map of [this.promises, this.conversations, this.records, this.hits] as Array<Map<string, Timed<unknown>>>) {
+    for (const map of [this.promises, this.conversations, this.records] as Array<Map<string, Timed<unknown>>>) {
       for (const [key, entry] of map) {
         if (entry.expiresAt <= now) {
           map.delete(key);
@@ -106,7 +109,7 @@ export class MemoryBackend {
   size(): number {
     let reservations = 0;
     for (const r of this.quotas.values()) reservations += r.size;
-    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.hits.size + reservations;
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + reservations;
   }
 
   /** The live total of a quota scope, dropping reservations whose time is up. */

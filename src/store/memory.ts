@@ -12,6 +12,7 @@ import { GatewayError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { keepPrev } from './prev.ts';
+import type { Limiter } from './limiter.ts';
 import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
@@ -217,15 +218,8 @@ export class MemoryStore implements Store {
 
   // ---- rate limits ----
 
-  async hit(key: string, windowMs: number): Promise<number> {
-    const now = Date.now();
-    const entry = liveEntry(this.backend.hits, key, now);
-    if (!entry) {
-      // Fixed window: it starts at the first hit and is not extended by later ones.
-      this.backend.hits.set(key, { value: 1, expiresAt: now + windowMs });
-      return 1;
-    }
-    return ++entry.value;
+  limiter(name: string, points: number, durationMs: number): Limiter {
+    return this.backend.limiters.get(name, points, durationMs);
   }
 
   // ---- lifecycle ----

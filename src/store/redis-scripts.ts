@@ -175,13 +175,6 @@ if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return v
 `;
 
-/** KEYS: counter. ARGV: window → the count in the current fixed window (INCR + PEXPIRE on first hit). */
-const HIT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
-
 /**
  * Quotas: each scope is a ZSET (reservation id → ends at) and a HASH (id → amount, plus `_sum`), all
  * under the `{quota}` hash tag so one script may touch every scope of a reservation. Reservations
@@ -254,7 +247,6 @@ export interface StoreScripts {
   nlgateRecordTurn(conversation: string, ...args: Arg[]): Reply<string[]>;
   nlgateSetConversationAttr(conversation: string, ...args: Arg[]): Reply<number>;
   nlgateTouchRecord(record: string, ttl: number): Reply<string | null>;
-  nlgateHit(counter: string, window: number): Reply<number>;
   nlgateReserveQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
   nlgateReleaseQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
 }
@@ -272,7 +264,6 @@ const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys?: number }
   nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 1 },
   nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 1 },
   nlgateTouchRecord: { lua: TOUCH_RECORD, numberOfKeys: 1 },
-  nlgateHit: { lua: HIT, numberOfKeys: 1 },
   nlgateReserveQuota: { lua: RESERVE_QUOTA },
   nlgateReleaseQuota: { lua: RELEASE_QUOTA },
 };

@@ -14,6 +14,8 @@ import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
 import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
 
 type Client = Redis | Cluster;
@@ -39,6 +41,11 @@ export class RedisStore implements Store {
   readonly prefix: string;
   readonly client: Client;
   private readonly scripts: StoreScripts;
+  private readonly limiters = new LimiterCache((name, points, duration) => {
+    const inner = wrapLimiter(new RateLimiterRedis({ storeClient: this.client, keyPrefix: `${this.prefix}rl:${name}`, points, duration, inMemoryBlockOnConsumed: points + 1 }));
+    // A refused request is a decision; a Redis failure is STORE_UNAVAILABLE, like every other command.
+    return { consume: (key) => this.run(() => inner.consume(key)) };
+  });
   private readonly ownsClient: boolean;
   private readonly tuning: RedisTuning;
   private readonly gate: ReadyGate;
@@ -270,8 +277,8 @@ export class RedisStore implements Store {
 
   // ---- rate limits ----
 
-  async hit(key: string, windowMs: number): Promise<number> {
-    return this.run(() => this.scripts.nlgateHit(`${this.prefix}hit:${key}`, ms(windowMs)));
+  limiter(name: string, points: number, durationMs: number): Limiter {
+    return this.limiters.get(name, points, durationMs);
   }
 
   // ---- lifecycle ----

@@ -6,6 +6,9 @@
  * (a Lua script in Redis, a synchronous critical section in memory). Every key has a TTL.
  */
 import type { CanonicalResponse } from '../protocol/nlweb/index.ts';
+import type { Limiter } from './limiter.ts';
+
+export type { Limiter, LimitDecision } from './limiter.ts';
 
 export type PromiseStatus = 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -150,8 +153,11 @@ export interface Store {
   releaseQuota(scopes: readonly QuotaScope[], id: string): Promise<void>;
 
   // ---- rate limits ----
-  /** Counts a hit in the fixed window `windowMs` for `key`; returns the count in this window. */
-  hit(key: string, windowMs: number): Promise<number>;
+  /**
+   * The limiter named `name` allowing `points` requests per `durationMs` (whole seconds, at least
+   * one) per key, shared by every replica on this backend. Keys expire with their window.
+   */
+  limiter(name: string, points: number, durationMs: number): Limiter;
 
   // ---- lifecycle ----
   /** Resolves when the backend answers; rejects (STORE_UNAVAILABLE) when it does not. */

@@ -60,6 +60,8 @@ export async function runFailover(opts: { count: number; delayMs: number; mode: 
   const storeUrl = set ? set.url : single!.url;
   const config = {
     store: { kind: 'redis', url: storeUrl },
+    // Many promises and check-ins from one client: far above the default gateway-wide limit.
+    limits: { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 } },
     agents: [{ name: 'slow', kind: 'nlweb', url: upstream.url, promiseAfterMs: 100, timeoutMs: 60_000, streaming: false }],
   };
   const replicas: GatewayProcess[] = [await spawnGateway(config, { LOG_LEVEL: 'info' }), await spawnGateway(config, { LOG_LEVEL: 'info' })];

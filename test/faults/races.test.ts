@@ -45,6 +45,8 @@ describeRedis('races between two replicas', () => {
       store: { kind: 'redis', url: redis.url, prefix: 'races:' },
       // Renewed every leaseMs / 3: long enough that a loaded machine does not lose live leases.
       defaults: { leaseMs: 2_000 },
+      // Thousands of requests from one test client: far above the default gateway-wide limit.
+      limits: { gatewayRateLimit: { requests: 1_000_000, windowMs: 60_000 } },
       agents: [{ name: 'jittery', kind: 'nlweb', url: upstream.url, streaming: false, promiseAfterMs: 10, idempotent: true }],
     };
     [a, b] = await Promise.all([startGateway(config, { replicaId: 'replica-a' }), startGateway(config, { replicaId: 'replica-b' })]);

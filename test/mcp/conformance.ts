@@ -19,7 +19,7 @@ const EXPECTED = fileURLToPath(new URL('./conformance-expected-failures.yaml', i
 
 /** The gateway config the suite runs against: one MCP agent (the fixture), localhost-only. */
 export const CONFORMANCE_CONFIG = {
-  server: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'], allowedOrigins: ['localhost', '127.0.0.1', '[::1]'] },
+  server: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'] },
   agents: [
     {
       name: 'conformance',

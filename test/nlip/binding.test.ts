@@ -12,6 +12,7 @@ beforeAll(async () => {
   gw = await startGateway(
     {
       defaults: { promiseAfterMs: 150 },
+      auth: { apiKeys: [{ principal: 'peer', key: 's3cret-0123456789' }, { principal: 'header', key: 'hdr-key-0123456789' }] },
       agents: [
         { name: 'scripted', kind: 'scripted' },
         { name: 'locked', kind: 'scripted', requireAuth: true, forwardCredentials: true },
@@ -229,9 +230,9 @@ describe('NLIP authentication (6.5)', () => {
   });
 
   it.each([
-    ['an authentication token', 'authentication', 'Bearer s3cret', 'Bearer s3cret'],
-    ['an authorization token (as the SDKs send it)', 'authorization', 'Bearer s3cret', 'Bearer s3cret'],
-    ['a bare token', 'authentication', 's3cret', 'Bearer s3cret'],
+    ['an authentication token', 'authentication', 'Bearer s3cret-0123456789', 'Bearer s3cret-0123456789'],
+    ['an authorization token (as the SDKs send it)', 'authorization', 'Bearer s3cret-0123456789', 'Bearer s3cret-0123456789'],
+    ['a bare token', 'authentication', 's3cret-0123456789', 'Bearer s3cret-0123456789'],
   ])('accepts %s and passes it as credentials', async (_name, subformat, content, expected) => {
     const reply = checkReply((await post('/agents/locked/nlip/', ask('private question', [{ format: 'token', subformat, content }]))).json);
     expect(text(reply)).toMatch(/^Found 2 results/);
@@ -241,13 +242,13 @@ describe('NLIP authentication (6.5)', () => {
   });
 
   it('accepts the HTTP Authorization header', async () => {
-    const reply = checkReply((await post('/agents/locked/nlip/', ask('private question'), { authorization: 'Bearer hdr' })).json);
+    const reply = checkReply((await post('/agents/locked/nlip/', ask('private question'), { authorization: 'Bearer hdr-key-0123456789' })).json);
     expect(text(reply)).toMatch(/^Found 2 results/);
-    expect(lastCall().credentials).toEqual({ authorization: 'Bearer hdr' });
+    expect(lastCall().credentials).toEqual({ authorization: 'Bearer hdr-key-0123456789' });
   });
 
   it('the core strips credentials for agents that do not forward them', async () => {
-    await post('/agents/scripted/nlip/', ask('open question', [{ format: 'token', subformat: 'authentication', content: 'Bearer s3cret' }]));
+    await post('/agents/scripted/nlip/', ask('open question', [{ format: 'token', subformat: 'authentication', content: 'Bearer s3cret-0123456789' }]));
     expect(lastCall().credentials).toBeUndefined();
   });
 });

@@ -116,7 +116,7 @@ describe('NLIP peer → gateway → NLIP agent', () => {
 
   it('6.4: a control message gets the upload location; an upload referenced later reaches the agent', async () => {
     const control = checkReply(
-      await (await fetch(`${gw.url}/nlip/`, { method: 'POST', body: JSON.stringify({ messagetype: 'control', format: 'text', subformat: 'english', content: 'Where can I send a large upload?' }) })).json(),
+      await (await fetch(`${gw.url}/nlip/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messagetype: 'control', format: 'text', subformat: 'english', content: 'Where can I send a large upload?' }) })).json(),
     );
     expect(control.messagetype).toBe('control');
     const location = control.submessages!.find((s) => s.format === 'structured' && s.subformat === 'uri')!;

@@ -94,7 +94,7 @@ describe('v0.55 upstream', () => {
     const { promise } = (await res.json()) as { promise: { token: string } };
     expect(promise.token).toMatch(/^prm_/);
     const await1 = async () =>
-      (await fetch(`${gw.url}/await`, { method: 'POST', body: JSON.stringify({ promise_token: promise.token, action: 'checkin' }) })).json() as Promise<Record<string, any>>;
+      (await fetch(`${gw.url}/await`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ promise_token: promise.token, action: 'checkin' }) })).json() as Promise<Record<string, any>>;
     const types = [(await await1())._meta.response_type, (await await1())._meta.response_type];
     expect(types).toContain('answer');
     expect(v055.received.some((r) => r.path === '/await' && (r.body as any).promise_token !== promise.token)).toBe(true);
@@ -104,7 +104,7 @@ describe('v0.55 upstream', () => {
     const res = await ask('quickpromise', { query: { text: 'slow soup' }, prefer: { streaming: false } });
     expect(res.status).toBe(202);
     const { promise } = (await res.json()) as { promise: { token: string } };
-    const done = await (await fetch(`${gw.url}/await`, { method: 'POST', body: JSON.stringify({ promise_token: promise.token, action: 'checkin', wait_ms: 3000 }) })).json();
+    const done = await (await fetch(`${gw.url}/await`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ promise_token: promise.token, action: 'checkin', wait_ms: 3000 }) })).json();
     expect((done as any)._meta.response_type).toBe('answer');
   });
 });

@@ -29,7 +29,7 @@ function everyOperation(store: Store): Array<[string, () => Promise<unknown>]> {
     ['putRecord', () => store.putRecord('n', 'i', 'v', 1000)],
     ['getRecord', () => store.getRecord('n', 'i', 1000)],
     ['deleteRecord', () => store.deleteRecord('n', 'i')],
-    ['hit', () => store.hit('k', 1000)],
+    ['limiter', () => store.limiter('l', 5, 1000).consume('k')],
   ];
 }
 
@@ -124,16 +124,16 @@ describeRedis('RedisStore through a Redis outage', () => {
     const store = open();
     await store.ping();
     server.pause();
-    await expectUnavailable('hit', () => store.hit('k', 1000), tuning.commandTimeoutMs + 700);
+    await expectUnavailable('limiter', () => store.limiter('l', 5, 1000).consume('k'), tuning.commandTimeoutMs + 700);
     server.resume();
     await eventually(up(store), Boolean, 5000);
-    expect(await store.hit('k2', 1000)).toBe(1);
+    expect((await store.limiter('l', 5, 1000).consume('k2')).allowed).toBe(true);
   });
 
   itOwnRedis('redis killed (SIGKILL) mid-run: in-flight and later calls fail, no unhandled rejection; restart recovers', async () => {
     const store = open();
     await store.ping();
-    const inflight = Array.from({ length: 50 }, (_, i) => store.hit(`k${i}`, 60_000).then(() => 'ok', (e: { code?: string }) => e.code));
+    const inflight = Array.from({ length: 50 }, (_, i) => store.limiter('l', 5, 60_000).consume(`k${i}`).then(() => 'ok', (e: { code?: string }) => e.code));
     await server.kill();
     const results = await Promise.all(inflight);
     expect(results.every((r) => r === 'ok' || r === 'STORE_UNAVAILABLE')).toBe(true);

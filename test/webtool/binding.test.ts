@@ -26,6 +26,13 @@ beforeAll(async () => {
   gw = await startGateway(
     {
       defaults: { promiseAfterMs: 100 },
+      auth: {
+        apiKeys: [
+          { principal: 'alice', key: 'alice-key-0123456789' },
+          { principal: 'mallory', key: 'mallory-key-0123456789' },
+          { principal: 't', key: 't-key-0123456789abcdef' },
+        ],
+      },
       agents: [
         { name: 'bot', kind: 'scripted' },
         { name: 'locked', kind: 'scripted', requireAuth: true },
@@ -92,9 +99,9 @@ describe('webtool binding', () => {
     const url = `${gw.url}/webtools/locked`;
     const denied = await post(url, { action: 'ask', request: { query: { text: 'count:1' } } });
     expect(denied.status).toBe(401);
-    expect(denied.headers.get('www-authenticate')).toBe('Bearer');
+    expect(denied.headers.get('www-authenticate')).toBe('Bearer realm="nlgate"');
     expect(denied.body.status).toBe('error');
-    const ok = await post(url, { action: 'echo', request: { say: 'hi' } }, { authorization: 'Bearer t' });
+    const ok = await post(url, { action: 'echo', request: { say: 'hi' } }, { authorization: 'Bearer t-key-0123456789abcdef' });
     expect(ok.body).toEqual({ status: 'ok', data: { tool: 'echo', args: { say: 'hi' } } });
   });
 

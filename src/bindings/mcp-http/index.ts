@@ -2,9 +2,10 @@ import { Hono } from 'hono';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { anonymousPrincipal } from '../../core/principal.ts';
 import { callerOf } from '../credentials.ts';
+import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import type { McpCall } from './call.ts';
-import { jsonRpcError, rejectUntrusted } from './guard.ts';
+import { jsonRpcError } from './guard.ts';
 import { LegacyEndpoint } from './legacy.ts';
 import { buildMcpServer } from './server.ts';
 import { McpSessions } from './sessions.ts';
@@ -29,8 +30,6 @@ function routes({ gateway, settings }: BindingContext): Hono {
 
   app.all('/mcp', async (c) => {
     const req = c.req.raw;
-    const untrusted = rejectUntrusted(req, settings);
-    if (untrusted) return untrusted;
     const agent = c.req.param('agent');
     if (agent !== undefined && !gateway.listAgents().some((a) => a.name === agent)) {
       return jsonRpcError(404, -32602, `No agent is named "${agent}"`);
@@ -42,7 +41,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
       calls.set(req, { ...base, era: 'modern' });
       return await modern.fetch(req);
     } catch (err) {
-      gateway.log.error({ err: String(err) }, 'MCP request failed');
+      reportError(gateway.log, c, err, 'MCP binding');
       return jsonRpcError(500, -32603, 'Internal error');
     }
   });
@@ -50,4 +49,15 @@ function routes({ gateway, settings }: BindingContext): Hono {
 }
 
 /** The MCP binding (NLWeb Appendix A over MCP Streamable HTTP), mounted at `/mcp` and `/agents/{name}/mcp`. */
-export const mcpHttpBinding: Binding = { name: 'mcp-http', perAgent: true, routes };
+export const mcpHttpBinding: Binding = {
+  name: 'mcp-http',
+  perAgent: true,
+  routes,
+  edge: {
+    claims: (_method, path) => path === '/mcp',
+    // Streamable HTTP: every POST is a JSON-RPC message; GET (SSE) and DELETE have no body.
+    jsonBody: (method, path) => method === 'POST' && path === '/mcp',
+    renderError: (_c, err) =>
+      jsonRpcError(err.mapping.http, err.mapping.jsonrpc, err.message, err.retryAfter !== undefined ? { 'Retry-After': String(err.retryAfter) } : {}),
+  },
+};

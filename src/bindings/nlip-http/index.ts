@@ -1,10 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { toGatewayError } from '../../core/errors.ts';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { reportError } from '../report.ts';
 import { parseNlipText, toWire } from '../../protocol/nlip/index.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
+import { bearerChallenge } from '../../edge/refusal.ts';
 import { answerMessage } from './answer.ts';
+import { readCredentials } from './request.ts';
 import { renderRejection } from './reply.ts';
 import { handleUpload, MULTIPART_OVERHEAD, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
 
@@ -32,19 +35,27 @@ function routes({ gateway, settings }: BindingContext): Hono {
     onError: (c) => reject(c, 413, `The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE'),
   });
   // Last resort (a bug): still an NLIP body, never a stack trace or an HTML page.
-  app.onError((err, c) => {
-    gateway.log.error({ err: String(err) }, 'NLIP binding error');
-    return reject(c, 500, toGatewayError(err).message, 'INTERNAL_ERROR');
-  });
+  app.onError((err, c) => reject(c, 500, reportError(gateway.log, c, err, 'NLIP binding').message, 'INTERNAL_ERROR'));
 
-  const base = (c: Context) => settings.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+  const base = (c: Context) => settings.publicBase(c);
 
   const message = async (c: Context) => {
     const parsed = parseNlipText(await c.req.text());
     if (!parsed.ok) return reject(c, 400, `Bad request: ${parsed.error}`, 'INVALID_REQUEST');
     const agent = c.req.param('agent');
-    const { principal, requestId, credentials } = callerOf(c);
+    const { requestId, credentials } = callerOf(c);
+    let { principal } = callerOf(c);
     const authorization = credentials?.authorization;
+    // 6.5: a token submessage is a credential like the header (which the edge verified already).
+    const token = authorization === undefined ? readCredentials(undefined, parsed.message)?.authorization : undefined;
+    if (token !== undefined && settings.identity.enabled) {
+      const verdict = await settings.identity.verify(token);
+      if (!verdict.ok) {
+        return c.json(toWire(renderRejection(verdict.reason, 'UNAUTHORIZED')), 401, { 'WWW-Authenticate': bearerChallenge('invalid_token', verdict.reason) });
+      }
+      principal = verdict.principal;
+      c.set('principal', principal);
+    }
     const reply = await answerMessage(
       {
         gateway,
@@ -72,4 +83,17 @@ function routes({ gateway, settings }: BindingContext): Hono {
   return app;
 }
 
-export const nlipHttpBinding: Binding = { name: 'nlip-http', perAgent: true, routes };
+const isMessagePath = (path: string) => path === '/nlip' || path === '/nlip/';
+
+/** NLIP: a message is JSON (ECMA-430 HTTP binding); an upload is multipart, checked by its own route. */
+export const nlipHttpBinding: Binding = {
+  name: 'nlip-http',
+  perAgent: true,
+  routes,
+  edge: {
+    claims: (_method, path) => isMessagePath(path) || path === '/nlip/upload' || path === '/nlip/upload/',
+    jsonBody: (method, path) => method === 'POST' && isMessagePath(path),
+    // A transport-level refusal: an NLIP error message with the HTTP status of its code.
+    renderError: (c, err) => c.json(toWire(renderRejection(err.message, err.code)), err.mapping.http as ContentfulStatusCode),
+  },
+};

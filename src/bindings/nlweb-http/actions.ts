@@ -14,7 +14,7 @@ export type ItemDecorator = (item: ResultItem) => ResultItem;
 export async function actionDecorator(c: Context, gateway: Gateway, agent: string, settings: ServerSettings): Promise<ItemDecorator> {
   const tools = await gateway.listTools(agent).catch(() => []);
   if (tools.length === 0) return (item) => item;
-  const base = settings.publicUrl ?? new URL(c.req.url).origin;
+  const base = settings.publicBase(c);
   return (item) => attachActions(item, agent, tools, base);
 }
 

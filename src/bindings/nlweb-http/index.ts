@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AskRequestSchema, AwaitRequestSchema, requestedWireVersion } from '../../protocol/nlweb/index.ts';
-import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../core/errors.ts';
+import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
 import { callerOf } from '../credentials.ts';
@@ -30,8 +31,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     onError: (c) => renderNlwebError(c, new GatewayError('PAYLOAD_TOO_LARGE', `The request body is larger than ${settings.bodyLimitBytes} bytes`)),
   });
   // Errors are answered here, in NLWeb's own shape (the client's generation once known), so a nested
-  // app's errors never fall through to HTML.
-  app.onError((err, c) => (wires.get(c.req.raw) ?? wireFor('0.55')).error(c, toGatewayError(err)));
+  // app's errors never fall through to HTML; internal ones are logged with the request id.
+  app.onError((err, c) => (wires.get(c.req.raw) ?? wireFor('0.55')).error(c, reportError(gateway.log, c, err, 'NLWeb binding')));
 
   app.post('/ask', limit, async (c) => {
     const { raw, wire } = await readRequest(c, ASK);
@@ -39,14 +40,18 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const agent = c.req.param('agent');
     const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
     const format = request.prefer?.response_format;
+    c.set('queryText', request.query.text);
     if (wantsStream(c, request.prefer?.streaming)) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
+      c.set('agent', live.agent);
       const decorate = await actionDecorator(c, gateway, live.agent, settings);
       return wire.stream(c, live, { format, abort, decorate });
     }
     const response = await gateway.ask(request, { ...base, signal: c.req.raw.signal });
-    const decorate = await actionDecorator(c, gateway, gateway.resolveAgent(request, agent), settings);
+    const resolved = gateway.resolveAgent(request, agent);
+    c.set('agent', resolved);
+    const decorate = await actionDecorator(c, gateway, resolved, settings);
     return wire.json(c, decorateResponse(response, decorate), format);
   });
 
@@ -65,4 +70,16 @@ function routes({ gateway, settings }: BindingContext): Hono {
   return app;
 }
 
-export const nlwebHttpBinding: Binding = { name: 'nlweb-http', perAgent: true, routes };
+const isNlwebPath = (path: string) => path === '/ask' || path === '/await';
+
+/** NLWeb 7.1: `/ask` and `/await` take JSON bodies; `GET /ask` is the legacy binding's. */
+export const nlwebHttpBinding: Binding = {
+  name: 'nlweb-http',
+  perAgent: true,
+  routes,
+  edge: {
+    claims: (method, path) => isNlwebPath(path) && method !== 'GET' && method !== 'HEAD',
+    jsonBody: (method, path) => method === 'POST' && isNlwebPath(path),
+    renderError: (c, err) => renderNlwebError(c, err),
+  },
+};

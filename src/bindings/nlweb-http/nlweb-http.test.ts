@@ -21,6 +21,7 @@ beforeAll(async () => {
   const { config } = parseConfig(
     {
       server: { bodyLimitBytes: 4096, corsOrigins: ['https://shop.example'] },
+      auth: { apiKeys: [{ principal: 'abc', key: 'abc-key-0123456789' }, { principal: 'someone-else', key: 'else-key-0123456789' }] },
       defaults: { promiseAfterMs: 150, leaseMs: 300 },
       agents: [
         { name: 'main', kind: 'scripted' },
@@ -147,9 +148,14 @@ describe('bad input', () => {
     expect((await pre('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('accepts a body sent without a JSON content type (curl -d)', async () => {
-    const res = await gw.app.request('/ask', { method: 'POST', body: '{"query":{"text":"x"}}', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(res.status).toBe(200);
+  it('refuses a body not declared as JSON with 415 (issue 11: a cross-site simple POST must not reach /ask)', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', undefined]) {
+      const res = await gw.app.request('/ask', { method: 'POST', body: '{"query":{"text":"x"}}', headers: type ? { 'content-type': type } : {} });
+      expect(res.status, String(type)).toBe(415);
+      expect((await res.json()).error.code).toBe('INVALID_QUERY');
+    }
+    const declared = await gw.app.request('/ask', { method: 'POST', body: '{"query":{"text":"x"}}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(declared.status).toBe(200);
   });
 });
 
@@ -203,15 +209,16 @@ describe('routing and credentials', () => {
   it('requires credentials where configured (401) and forwards them only where configured', async () => {
     const denied = await post('/agents/locked/ask', { query: { text: 'x' } });
     expect(denied.status).toBe(401);
-    await post('/agents/locked/ask', { query: { text: 'x' } }, { authorization: 'Bearer abc' });
+    expect(denied.headers.get('www-authenticate')).toBe('Bearer realm="nlgate"');
+    expect((await post('/agents/locked/ask', { query: { text: 'x' } }, { authorization: 'Bearer abc-key-0123456789' })).status).toBe(200);
     expect(lastCall().credentials).toBeUndefined();
-    await post('/agents/trusting/ask', { query: { text: 'x' } }, { authorization: 'Bearer abc' });
-    expect(lastCall().credentials).toEqual({ authorization: 'Bearer abc' });
+    await post('/agents/trusting/ask', { query: { text: 'x' } }, { authorization: 'Bearer abc-key-0123456789' });
+    expect(lastCall().credentials).toEqual({ authorization: 'Bearer abc-key-0123456789' });
   });
 });
 
 describe('rate limits (spec 2.5)', () => {
-  it('answers 429 with Retry-After past the limit, counting each credential separately', async () => {
+  it('answers 429 with Retry-After past the limit, counting each principal separately (never a raw header value)', async () => {
     const call = (auth?: string) => post('/agents/limited/ask', { query: { text: 'x' } }, auth ? { authorization: auth } : {});
     expect((await call()).status).toBe(200);
     expect((await call()).status).toBe(200);
@@ -219,7 +226,9 @@ describe('rate limits (spec 2.5)', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
     expect((await limited.json()).error.code).toBe('RATE_LIMITED');
-    expect((await call('Bearer someone-else')).status).toBe(200);
+    // A verified principal has its own bucket; an unknown credential is refused, not a fresh bucket.
+    expect((await call('Bearer else-key-0123456789')).status).toBe(200);
+    expect((await call('Bearer random-value-1')).status).toBe(401);
   });
 });
 

@@ -53,7 +53,7 @@ describe('POST /ask and /await never crash on any input', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.json(), fc.record({ promise_token: fc.string(), action: fc.constantFrom('checkin', 'cancel', 'x') })), async (value) => {
         const text = typeof value === 'string' ? value : JSON.stringify(value);
-        const res = await gw.app.request('/await', { method: 'POST', body: text });
+        const res = await gw.app.request('/await', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
         expect([200, 400]).toContain(res.status);
         expect(NlwebResponseSchema.safeParse(await res.json()).success).toBe(true);
       }),

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import type { GatewayError } from '../../core/errors.ts';
+import { reportError } from '../report.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { callerOf } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
@@ -31,7 +32,7 @@ async function listSites(gateway: Gateway, agent: string | undefined): Promise<s
  */
 function routes({ gateway }: BindingContext): Hono {
   const app = new Hono();
-  app.onError((err, c) => renderLegacyError(c, toGatewayError(err)));
+  app.onError((err, c) => renderLegacyError(c, reportError(gateway.log, c, err, 'legacy binding')));
 
   app.get('/ask', async (c) => {
     const params = parseLegacyAsk(c.req.queries());
@@ -40,6 +41,8 @@ function routes({ gateway }: BindingContext): Hono {
     const agent = c.req.param('agent');
     const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
     const site = agent ?? gateway.resolveAgent(request, undefined);
+    c.set('queryText', request.query.text);
+    c.set('agent', site);
     if (streaming) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
@@ -56,4 +59,14 @@ function routes({ gateway }: BindingContext): Hono {
   return app;
 }
 
-export const nlwebLegacyHttpBinding: Binding = { name: 'nlweb-legacy-http', perAgent: true, routes };
+/** The legacy REST API: `GET /ask` and `GET /sites`, no request bodies. */
+export const nlwebLegacyHttpBinding: Binding = {
+  name: 'nlweb-legacy-http',
+  perAgent: true,
+  routes,
+  edge: {
+    claims: (method, path) => (method === 'GET' || method === 'HEAD') && (path === '/ask' || path === '/sites'),
+    jsonBody: () => false,
+    renderError: renderLegacyError,
+  },
+};

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { toGatewayError } from '../../core/errors.ts';
+import { reportError } from '../report.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { isSemver, parseExecutionRequest } from '../../protocol/webtool/index.ts';
 import { callerOf } from '../credentials.ts';
@@ -16,9 +16,9 @@ function knownAgent(gateway: Gateway, name: string): boolean {
 }
 
 /**
- * Reads the body as JSON (webtools "Content Types"). Accept loosely: a body that parses as JSON is
- * taken whatever its Content-Type (curl's -d sends form encoding); otherwise a declared JSON body
- * is a SCHEMA_ERROR (400) and anything else is not JSON at all (415, interop.md).
+ * Reads the body as JSON (webtools "Content Types"). The edge has already refused bodies not
+ * declared as JSON (415, so a cross-site "simple" POST cannot run an action); a declared JSON body
+ * that does not parse is a SCHEMA_ERROR (400).
  */
 async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await c.req.text();
@@ -40,7 +40,7 @@ async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok
  */
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
-  app.onError((err, c) => sendGatewayError(c, toGatewayError(err)));
+  app.onError((err, c) => sendGatewayError(c, reportError(gateway.log, c, err, 'webtool binding')));
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
     onError: (c) => sendError(c, 'SCHEMA_ERROR', `The request body is larger than ${settings.bodyLimitBytes} bytes`, 413),
@@ -49,7 +49,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
 
   /** A listing of the webtools (a gateway extension: the draft defines one webtool per URL). */
   app.get('/webtools', (c) => {
-    const base = settings.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
+    const base = settings.publicBase(c);
     const webtools = gateway.listAgents().map((a) => ({ name: a.name, description: a.description, url: `${base}/webtools/${encodeURIComponent(a.name)}` }));
     return c.json({ webtools });
   });
@@ -98,4 +98,14 @@ function routes({ gateway, settings }: BindingContext): Hono {
 }
 
 /** Every configured agent as a webtool at `/webtools/{agent}` (mounted once, at the root). */
-export const webtoolHttpBinding: Binding = { name: 'webtool-http', perAgent: false, routes };
+export const webtoolHttpBinding: Binding = {
+  name: 'webtool-http',
+  perAgent: false,
+  routes,
+  edge: {
+    claims: (_method, path) => path === '/webtools' || path.startsWith('/webtools/'),
+    // "POST {webtoolUrl}/": execution takes JSON ("Content Types").
+    jsonBody: (method, path) => method === 'POST' && /^\/webtools\/[^/]+\/?$/.test(path),
+    renderError: sendGatewayError,
+  },
+};

@@ -13,10 +13,10 @@ import {
 } from '../../protocol/webtool/index.ts';
 
 /**
- * Statuses that describe the transport rather than the action (401, 413, 415) are kept; everything
+ * Statuses that describe the transport rather than the action (401, 403, 413, 415) are kept; everything
  * else takes the status of its webtool code (interop.md), so INTERNAL_ERROR is always 500.
  */
-const TRANSPORT_STATUSES = new Set([401, 413, 415]);
+const TRANSPORT_STATUSES = new Set([401, 403, 413, 415]);
 const MAX_MESSAGE = 500;
 
 /** Status of a webtool error code: the five standard ones per interop.md, custom codes 422. */
@@ -28,7 +28,6 @@ function statusOfCode(code: string): number {
 export function sendError(c: Context, code: string, message: string, status = statusOfCode(code), retryAfter?: number): Response {
   const headers: Record<string, string> = {};
   if (code === 'RATE_LIMIT') headers['Retry-After'] = String(retryAfter ?? 1);
-  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (status === 405) headers.Allow = 'GET, POST';
   return c.json(errorEnvelope(code, message.slice(0, MAX_MESSAGE)), status as ContentfulStatusCode, headers);
 }

@@ -1,0 +1,48 @@
+import { BlockList, isIP } from 'node:net';
+
+/** `::ffff:127.0.0.1` → `127.0.0.1`: one address, one spelling (one rate-limit bucket). */
+export function normalizeAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return (mapped ? mapped[1]! : address).toLowerCase();
+}
+
+/** Builds a BlockList from `server.trustedProxies` (addresses and CIDRs, validated by the config schema). */
+function trustList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/');
+    const family = isIP(address!) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address!, family);
+    else list.addSubnet(address!, Number(bits), family);
+  }
+  return list;
+}
+
+function isTrusted(list: BlockList, address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * The client's address for limits and anonymous identity (docs/security.md "Client address"): the
+ * socket's peer, unless that peer is a trusted proxy — then `X-Forwarded-For` is read from the
+ * right, skipping trusted hops, and the first untrusted address is the client. Nobody else's XFF
+ * is believed, so a client cannot pick its own bucket by sending the header.
+ */
+export function clientAddressResolver(trustedProxies: readonly string[]): (peer: string | undefined, forwardedFor: string | undefined) => string | undefined {
+  if (trustedProxies.length === 0) return (peer) => (peer === undefined ? undefined : normalizeAddress(peer));
+  const list = trustList(trustedProxies);
+  return (peer, forwardedFor) => {
+    if (peer === undefined) return undefined;
+    let client = normalizeAddress(peer);
+    if (!forwardedFor || !isTrusted(list, client)) return client;
+    const hops = forwardedFor.split(',');
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = normalizeAddress(hops[i]!.trim());
+      if (isIP(hop) === 0) break; // garbage: believe no further than the last proxy that spoke
+      client = hop;
+      if (!isTrusted(list, hop)) break;
+    }
+    return client;
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The edge (issue 11 "Trust at the edge"): what every request passes before a binding sees it —
+ * Host/Origin, content type, identity, the gateway-wide rate limit — and the access log after it.
+ * Everything that can be computed once (allow-lists, key digests, the route classifier) is.
+ */
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import type { Binding } from '../bindings/types.ts';
+import type { AuthConfig } from '../config/auth-schema.ts';
+import type { Limits, ServerConfig } from '../config/schema.ts';
+import { GatewayError, toGatewayError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { anonymousPrincipal, type Principal } from '../core/principal.ts';
+import { windowSeconds, wrapLimiter } from '../store/limiter.ts';
+import type { Store } from '../store/store.ts';
+import { logAccess } from './access-log.ts';
+import { clientAddressResolver } from './client-address.ts';
+import { createHostOriginPolicy } from './host-origin.ts';
+import { createVerifier, type CredentialVerifier } from './identity.ts';
+import { bearerChallenge, renderRefusal } from './refusal.ts';
+import { routeClassifier } from './routes.ts';
+
+export { createVerifier, type CredentialVerifier, type Verdict } from './identity.ts';
+export { bearerChallenge } from './refusal.ts';
+
+export interface EdgeOptions {
+  server: ServerConfig;
+  limits: Limits;
+  auth: AuthConfig | undefined;
+  bindings: readonly Binding[];
+  store: Store;
+  log: Logger;
+  /** Renders a refusal on routes no binding claims (health, `/agents`): an NLWeb failure. */
+  fallback: (c: Context, err: GatewayError) => Response;
+}
+
+export interface Edge {
+  /** The one middleware every request passes (mounted first in app.ts, after the request id). */
+  middleware: MiddlewareHandler;
+  verifier: CredentialVerifier;
+  /** ServerSettings.publicBase: links never reflect a Host header that was not checked. */
+  publicBase(c: Context): string;
+}
+
+/** Routes that answer probes: never rate limited (a load balancer must always see the replica). */
+const PROBES = new Set(['/healthz', '/readyz']);
+/** RFC 7231 media type of a JSON body: `application/json` or `application/*+json`, parameters allowed. */
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
+
+function socketOf(c: Context): IncomingMessage['socket'] | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+}
+
+/** Builds the edge of one gateway replica from its config. */
+export function createEdge(opts: EdgeOptions): Edge {
+  const { server, limits, log } = opts;
+  const verifier = createVerifier(opts.auth);
+  const classify = routeClassifier(opts.bindings);
+  const addressOf = clientAddressResolver(server.trustedProxies);
+  const policy = createHostOriginPolicy({
+    listenHost: server.host,
+    allowedHosts: server.allowedHosts,
+    allowedOrigins: server.allowedOrigins,
+    corsOrigins: server.corsOrigins,
+  });
+  // The gateway-wide limit guards this replica's own capacity, so it is counted here, in memory: no
+  // store round trip on every request. Agents' and keys' limits (quotas) are shared in the store.
+  const gatewayLimiter = wrapLimiter(
+    new RateLimiterMemory({ keyPrefix: 'gateway', points: limits.gatewayRateLimit.requests, duration: windowSeconds(limits.gatewayRateLimit.windowMs) }),
+  );
+  const publicUrl = server.publicUrl?.replace(/\/+$/, '');
+
+  const middleware: MiddlewareHandler = async (c, next) => {
+    const startedAt = performance.now();
+    const route = classify(c.req.method, c.req.path);
+    const refuse = (err: GatewayError, challenge?: string) => renderRefusal(c, route, err, opts.fallback, challenge);
+    const socket = socketOf(c);
+    try {
+      const untrusted = policy.check({ host: c.req.header('host'), origin: c.req.header('origin'), localPort: socket?.localPort });
+      if (untrusted) return (c.res = refuse(new GatewayError('FORBIDDEN', untrusted)));
+
+      if (route.jsonBody && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+        return (c.res = refuse(new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON (Content-Type: application/json)')));
+      }
+
+      const authorization = c.req.header('authorization');
+      let principal: Principal;
+      if (verifier.enabled && authorization) {
+        const verdict = await verifier.verify(authorization);
+        if (!verdict.ok) return (c.res = refuse(new GatewayError('UNAUTHORIZED', verdict.reason), bearerChallenge('invalid_token', verdict.reason)));
+        principal = verdict.principal;
+      } else {
+        principal = anonymousPrincipal(addressOf(socket?.remoteAddress, c.req.header('x-forwarded-for')));
+      }
+      c.set('principal', principal);
+
+      if (!PROBES.has(c.req.path)) {
+        const decision = await gatewayLimiter.consume(principal.id);
+        if (!decision.allowed) {
+          return (c.res = refuse(new GatewayError('RATE_LIMITED', 'Too many requests to this gateway', { retryAfter: Math.ceil(decision.retryAfterMs / 1000) })));
+        }
+      }
+
+      await next();
+      // RFC 6750 3: every 401 (an agent that requires authentication, too) names the scheme.
+      if (c.res.status === 401 && !c.res.headers.has('WWW-Authenticate')) {
+        c.res.headers.set('WWW-Authenticate', authorization ? bearerChallenge('invalid_token') : bearerChallenge());
+      }
+    } catch (err) {
+      const gwErr = toGatewayError(err);
+      if (gwErr.code === 'INTERNAL_ERROR') log.error({ requestId: c.get('requestId'), err: String(err), stack: (err as Error)?.stack }, 'edge error');
+      c.res = refuse(gwErr);
+    } finally {
+      logAccess(log, c, route, startedAt, server.logQueries);
+    }
+  };
+
+  const publicBase = (c: Context): string => {
+    if (publicUrl) return publicUrl;
+    const socket = socketOf(c);
+    // The Host passed the allow-list (or this is an in-process request): the origin the client used.
+    if (policy.active || !socket?.localAddress) return new URL(c.req.url).origin;
+    const address = socket.localAddress.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
+    return `http://${address}:${socket.localPort}`;
+  };
+
+  return { middleware, verifier, publicBase };
+}

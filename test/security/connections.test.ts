@@ -1,0 +1,67 @@
+/**
+ * Issue 11 "open connections, header and body timeouts", against `nlgate serve` as its own process
+ * (the listener settings live in src/server.ts): a slow-drip body is cut by the request timeout,
+ * and connections past `limits.maxConnections` are refused while the others stay served.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnGateway, type GatewayProcess } from '../support/process.ts';
+
+let gw: GatewayProcess | undefined;
+afterEach(async () => {
+  await gw?.stop();
+  gw = undefined;
+});
+
+const sockets: Socket[] = [];
+afterEach(() => sockets.splice(0).forEach((s) => s.destroy()));
+
+function open(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: hostname, port: Number(port) }, () => resolve(s));
+    s.once('error', reject);
+    sockets.push(s);
+  });
+}
+
+/** Resolves with what the server sent once it closes the connection. */
+function closed(s: Socket): Promise<string> {
+  let got = '';
+  s.on('data', (d) => (got += d.toString()));
+  return new Promise((resolve) => {
+    if (s.destroyed) return resolve(got);
+    s.once('close', () => resolve(got));
+  });
+}
+
+describe('connections and timeouts', () => {
+  it('regression "a slow request body holds a connection for 300 s": a slow-drip body is cut by limits.requestTimeoutMs', async () => {
+    gw = await spawnGateway({ limits: { requestTimeoutMs: 1000, headersTimeoutMs: 1000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+    const s = await open(gw.url);
+    const body = JSON.stringify({ query: { text: 'count:1 '.padEnd(200, 'x') } });
+    s.write(`POST /ask HTTP/1.1\r\nHost: ${new URL(gw.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    const end = closed(s);
+    let sent = 0;
+    // One byte every 100 ms would take 20 s; the server must close the connection long before.
+    const drip = setInterval(() => {
+      if (!s.destroyed && sent < body.length - 1) s.write(body[sent++]!);
+    }, 100);
+    const reply = await end;
+    clearInterval(drip);
+    expect(sent).toBeLessThan(body.length - 1);
+    expect(reply === '' || reply.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+
+  it('connections past limits.maxConnections are closed unserved; the open ones are still served', async () => {
+    gw = await spawnGateway({ limits: { maxConnections: 2 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+    const host = new URL(gw.url).host;
+    const [a, b] = [await open(gw.url), await open(gw.url)];
+    const c = await open(gw.url);
+    c.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await closed(c)).toBe('');
+    a.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await closed(a)).toMatch(/^HTTP\/1.1 200/);
+    b.destroy();
+  });
+});
