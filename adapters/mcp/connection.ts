@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { Client, SSEClientTransport, SdkHttpError, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import type { CallScopes } from './call-scope.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';
+import { isUnknownSession } from './session-errors.ts';
 
 /** Identifies the gateway to upstream servers (MCP `clientInfo`). */
 const CLIENT_INFO = { name: 'nlgate', version: '0.1.0' };
@@ -47,17 +48,18 @@ export class UpstreamConnection {
   }
 
   /**
-   * Runs `fn` with the connected client. When the upstream answers 404 because it forgot the
-   * session (MCP "Session Management": the client MUST start a new one), the session is
-   * re-initialized and `fn` runs once more: the request was never processed, so this is safe.
+   * Runs `fn` with the connected client. When the upstream answers that it does not know the
+   * session (404 as MCP "Session Management" says, or 400 with a session error as a restarted
+   * server-everything does), the session is re-initialized and `fn` runs once more: the request
+   * was never processed, so this is safe. Once per call: a second refusal is the call's failure.
    */
   async use<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     const client = await this.get();
     try {
       return await fn(client);
     } catch (err) {
-      if (!(SdkHttpError.isInstance(err) && err.status === 404) || transportOf(this.opts.config) === 'stdio') throw err;
-      this.opts.log.info({}, 'the MCP server expired the session: initializing a new one');
+      if (!isUnknownSession(err) || transportOf(this.opts.config) === 'stdio') throw err;
+      this.opts.log.warn({ status: (err as { status?: number }).status }, 'the MCP server no longer knows the session: initializing a new one');
       if (this.client === client) this.client = undefined;
       await client.close().catch(() => undefined);
       return fn(await this.get());
