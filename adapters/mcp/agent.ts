@@ -8,7 +8,7 @@ import { buildAskCall, upstreamRequest } from './ask-mapping.ts';
 import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
 import { UpstreamConnection, listUpstreamTools } from './connection.ts';
-import { upstreamError } from './errors.ts';
+import { plainReasonSignal, upstreamError } from './errors.ts';
 import { forwardableMethods, forwardRequest } from './forward.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
 
@@ -162,16 +162,19 @@ export class McpAgent implements Agent {
     onProgress: (p: Progress) => void,
   ): Promise<McpToolResult> {
     const timeout = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const upstream = plainReasonSignal(ctx.signal);
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
           this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
-            client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: ctx.signal, timeout }),
+            client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
           ),
         ),
       )) as McpToolResult;
     } catch (err) {
       throw upstreamError(err, this.name, ctx.signal);
+    } finally {
+      upstream.dispose();
     }
   }
 

@@ -51,5 +51,7 @@ export function renderToolError(err: unknown): CallToolResult {
 export function protocolError(err: unknown): ProtocolError {
   if (ProtocolError.isInstance(err)) return err;
   const e = err instanceof GatewayError ? err : toGatewayError(err);
-  return new ProtocolError(e.mapping.jsonrpc, e.message);
+  // An MCP upstream's error `data` is relayed as it came (MCP "Error Handling"; SEP-2164 `data.uri`).
+  const data = e.details?.jsonrpcData;
+  return new ProtocolError(e.mapping.jsonrpc, e.message, data);
 }

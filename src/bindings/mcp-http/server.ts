@@ -1,4 +1,4 @@
-import { ProtocolError, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
@@ -49,6 +49,22 @@ function capabilitiesFor(pass: Passthrough, tasks: boolean): ServerCapabilities 
 }
 
 /**
+ * `server/discover` (MCP 2026-07-28) names every revision this endpoint serves: the SDK lists only
+ * the modern ones, but the same `/mcp` answers 2025 clients through `initialize` (legacy.ts).
+ * The SDK installs its discover handler after the factory returns, so the instance's answer is
+ * wrapped rather than replaced.
+ */
+function discoverEveryRevision(server: Server): void {
+  const instance = server as unknown as { _ondiscover?: () => { supportedVersions: string[] } & Record<string, unknown> };
+  const original = instance._ondiscover?.bind(server);
+  if (!original) return;
+  instance._ondiscover = () => {
+    const result = original();
+    return { ...result, supportedVersions: [...new Set([...result.supportedVersions, ...SUPPORTED_PROTOCOL_VERSIONS])] };
+  };
+}
+
+/**
  * One MCP server instance for one request (the SDK builds one per request for 2026-07-28; the
  * legacy path does the same for 2025 sessions): every handler only parses, calls the Gateway and
  * renders, so any replica serves any request.
@@ -59,6 +75,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
   const tasks = tasksEnabled(call);
   const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass, tasks), instructions: INSTRUCTIONS });
+  discoverEveryRevision(server);
 
   server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent, { tasks })).tools })));
 
