@@ -41,6 +41,8 @@ export class MemoryBackend {
   readonly hits = new Map<string, Timed<number>>();
   /** Cancel pub/sub: one 'cancel' event per published token. */
   readonly cancels = new EventEmitter();
+  /** Topic pub/sub (Store.publishTopic): one event per message, named by its topic. */
+  readonly topics = new EventEmitter();
 
   private readonly sweepIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -50,6 +52,7 @@ export class MemoryBackend {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
+    this.topics.setMaxListeners(0);
   }
 
   /** Called by each store using this backend: the first one starts the sweep. */
