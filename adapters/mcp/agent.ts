@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
@@ -7,16 +6,15 @@ import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { buildAskCall, upstreamRequest } from './ask-mapping.ts';
 import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
-import { UpstreamConnection, listUpstreamTools } from './connection.ts';
+import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
 import { plainReasonSignal, upstreamError } from './errors.ts';
 import { forwardableMethods, forwardRequest } from './forward.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
+import { UpstreamSessions } from './upstream-sessions.ts';
 
 /** A configured `mcp` agent: the common settings plus the kind's own. */
 export type McpAgentConfig = McpAdapterConfig & CommonAgentConfig;
 
-/** Sessions kept per forwarded credential (forwardCredentials agents), least recently used dropped. */
-const MAX_CREDENTIAL_SESSIONS = 16;
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** An MCP tool as the gateway describes it. */
@@ -40,7 +38,7 @@ export class McpAgent implements Agent {
   readonly kind = 'mcp';
   readonly name: string;
   private readonly scopes = new CallScopes();
-  private readonly sessions = new Map<string, UpstreamConnection>();
+  private readonly sessions: UpstreamSessions;
   private tools: ToolDescription[] | undefined;
 
   constructor(
@@ -48,6 +46,8 @@ export class McpAgent implements Agent {
     private readonly deps: AdapterDeps,
   ) {
     this.name = config.name;
+    const base = { agent: this.name, config, baseDir: deps.baseDir, log: deps.log, scopes: this.scopes, onToolsChanged: () => this.toolsChanged() };
+    this.sessions = new UpstreamSessions(config, base, deps.log);
   }
 
   /** Lists the upstream's tools (MCP `tools/list`) and what else it serves. */
@@ -92,48 +92,34 @@ export class McpAgent implements Agent {
   /** MCP requests beyond tools (resources, prompts, completions, log level) passed through unchanged. */
   async forward(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>> {
     if (protocol !== 'mcp' || !this.config.forward) throw new GatewayError('TOOL_NOT_FOUND', `Agent "${this.name}" does not serve ${method}`);
+    // A shared upstream session is subscribed once for all its subscribers (and unsubscribed after the last).
+    const uri = String(params.uri ?? '');
+    if (method === 'resources/subscribe' && !this.sessions.subscribe(uri, ctx.session)) return {};
+    if (method === 'resources/unsubscribe' && !this.sessions.unsubscribe(uri, ctx.session)) return {};
     try {
       return await this.session(ctx).use((client) =>
         this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () => forwardRequest(client, method, params, ctx.signal)),
       );
     } catch (err) {
+      if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
       throw upstreamError(err, this.name, ctx.signal);
     }
   }
 
+  /** The client session ended: close its own upstream session and forget its subscriptions. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.sessions.end(sessionId);
+  }
+
   async close(): Promise<void> {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(sessions.map((s) => s.close()));
+    await this.sessions.closeAll();
   }
 
   // ---- internals ----
 
-  /** The upstream session for a call: one shared session, or one per forwarded credential. */
+  /** The upstream session for a call: the client session's own, else a shared one (one per forwarded credential). */
   private session(ctx: CallContext | undefined): UpstreamConnection {
-    const auth = this.config.forwardCredentials ? ctx?.credentials?.authorization : undefined;
-    const key = auth ? createHash('sha256').update(auth).digest('base64url') : '';
-    let conn = this.sessions.get(key);
-    if (conn) {
-      this.sessions.delete(key); // re-inserted below: Map order is the LRU order
-    } else {
-      conn = new UpstreamConnection({
-        agent: this.name,
-        config: this.config,
-        baseDir: this.deps.baseDir,
-        log: this.deps.log,
-        scopes: this.scopes,
-        onToolsChanged: () => this.toolsChanged(),
-        ...(auth ? { authorization: auth } : {}),
-      });
-    }
-    this.sessions.set(key, conn);
-    if (this.sessions.size > MAX_CREDENTIAL_SESSIONS) {
-      const [oldest, old] = this.sessions.entries().next().value as [string, UpstreamConnection];
-      this.sessions.delete(oldest);
-      void old.close();
-    }
-    return conn;
+    return this.sessions.forCall(ctx, this.config.forwardCredentials === true);
   }
 
   private async toolList(client: Client, signal?: AbortSignal): Promise<ToolDescription[]> {

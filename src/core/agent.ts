@@ -88,6 +88,22 @@ export interface ClientChannel {
   sample?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
+/**
+ * The client's own protocol session, for protocols that have one (a 2025 MCP session): an adapter
+ * whose upstream keeps state per session (log level, subscriptions, who answers elicitations) can
+ * give each client session an upstream session of its own, and reach the client between calls.
+ */
+export interface ClientSession {
+  /** The session's id as the client knows it (unguessable; minted by the binding). */
+  id: string;
+  /** Who owns it (Principal id): per-owner bounds on what an adapter keeps for sessions. */
+  owner: string;
+  /** What the client declared it can do (MCP `ClientCapabilities`). */
+  capabilities: Record<string, unknown>;
+  /** Delivers a message outside any call (MCP notification) to the session's stream, on whichever replica holds it. */
+  notify(message: { method: string; params?: Record<string, unknown> }): void;
+}
+
 /** Everything a call needs besides the request: cancellation, conversation, credentials, logging. */
 export interface CallContext {
   /** Aborted on cancel (`/await` cancel, client gone, timeout). Adapters pass it to fetch. */
@@ -103,6 +119,8 @@ export interface CallContext {
   setConversationAttr?: (key: string, value: string) => Promise<void>;
   /** The calling client's interactive channel, when its protocol has one (see ClientChannel). */
   client?: ClientChannel;
+  /** The client's protocol session, when it has one (see ClientSession). */
+  session?: ClientSession;
   log: Logger;
 }
 
@@ -128,6 +146,8 @@ export interface Agent {
    * listed in `describe().forwards`. Throws TOOL_NOT_FOUND for any other method.
    */
   forward?(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  /** A client session ended (closed by the client, or expired): drop what the agent kept for it. */
+  endSession?(sessionId: string): Promise<void>;
   /** Releases sockets, child processes, timers. */
   close?(): Promise<void>;
 }

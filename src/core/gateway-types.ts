@@ -1,6 +1,6 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
-import type { AgentDescription, ClientChannel, ToolDescription, ToolResult } from './agent.ts';
+import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from './logger.ts';
 import type { Principal } from './principal.ts';
@@ -19,6 +19,8 @@ export interface CallOptions {
   requestId?: string;
   /** The client's interactive channel (MCP progress, logs, elicitation, sampling), handed to the agent as `ctx.client`. */
   client?: ClientChannel;
+  /** The client's protocol session (a 2025 MCP session), handed to the agent as `ctx.session`. */
+  session?: ClientSession;
 }
 
 export interface AskOptions extends CallOptions {
@@ -104,6 +106,9 @@ export interface Gateway {
    * that principal resolves it again; anyone else gets null, as for a handle that never existed.
    */
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void>;
+
+  /** A client session ended: every agent drops what it kept for it (Agent.endSession). */
+  endSession?(sessionId: string): Promise<void>;
 
   close(): Promise<void>;
 }

@@ -184,6 +184,13 @@ class GatewayCore implements Gateway {
     return this.withContext(entry, opts, (ctx) => entry.agent.callTool!(tool, args, ctx));
   }
 
+  /** A client session ended: every agent that keeps state per session drops it (Agent.endSession). */
+  async endSession(sessionId: string): Promise<void> {
+    await Promise.all(
+      this.registry.names().map((name) => this.registry.get(name).agent.endSession?.(sessionId).catch((err: unknown) => this.log.warn({ err: String(err), agent: name }, 'ending a session failed'))),
+    );
+  }
+
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
   async forward(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const entry = this.registry.get(agent);
@@ -250,6 +257,7 @@ class GatewayCore implements Gateway {
       ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn.conversationId, k, v) } : {}),
       ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
       ...(opts.client ? { client: opts.client } : {}),
+      ...(opts.session ? { session: opts.session } : {}),
     };
     return {
       ctx,

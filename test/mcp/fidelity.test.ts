@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startHttpFixture, type HttpFixture } from './fixtures/http-server.ts';
-import { ERAS, connectClient, eventually } from './support.ts';
+import { ERAS, STDIO_FIXTURE, connectClient, eventually } from './support.ts';
 
 let fixture: HttpFixture;
 let gw: TestGateway;
@@ -21,6 +21,7 @@ beforeAll(async () => {
     agents: [
       { name: 'pantry', kind: 'mcp', url: fixture.mcpUrl, ask: { tool: 'search', arguments: { query: '{{query.text}}' } } },
       { name: 'counter', kind: 'mcp', url: fixture.mcpUrl, protocol: 'legacy', ask: { tool: 'count', arguments: { n: 3 } } },
+      { name: 'local', kind: 'mcp', ...STDIO_FIXTURE, protocol: 'legacy' },
     ],
   });
   bare = await startGateway({ agents: [{ name: 'recipes', kind: 'scripted' }] });
@@ -113,8 +114,12 @@ describe('elicitation modes', () => {
     const asked: Array<Record<string, unknown>> = [];
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25', { onElicit: (p) => (asked.push(p), { action: 'accept', content: {} }) });
     try {
-      const r = await client.callTool({ name: 'pantry__open_link', arguments: {} });
-      expect(textOf(r)).toBe('link decline');
+      // A shared upstream session (stdio) declares both modes: the gateway itself declines for the client.
+      expect(textOf(await client.callTool({ name: 'local__open_link', arguments: {} }))).toBe('link decline');
+      // A session of its own (HTTP) declares only the client's form mode: the upstream does not even ask.
+      const own = await client.callTool({ name: 'pantry__open_link', arguments: {} });
+      expect(own.isError).toBe(true);
+      expect(textOf(own)).toContain('do not declare the required capability');
       expect(asked).toEqual([]);
     } finally {
       await client.close();

@@ -8,6 +8,7 @@ import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, is
 import { clientCapabilities, elicitationModes, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
+import { clientSessionOf } from './session-link.ts';
 
 /** The key of the gateway's elicitation inside a 2026 `input_required` round. */
 const ANSWERS_KEY = 'nlweb_elicitation';
@@ -24,7 +25,8 @@ export interface AskToolContext {
 }
 
 function options(t: AskToolContext): CallOptions {
-  return { ...(t.call.agent !== undefined ? { agent: t.call.agent } : {}), credentials: t.call.credentials, signal: t.ctx.mcpReq.signal };
+  const session = clientSessionOf(t.call, t.gateway.store);
+  return { ...(t.call.agent !== undefined ? { agent: t.call.agent } : {}), credentials: t.call.credentials, signal: t.ctx.mcpReq.signal, ...(session ? { session } : {}) };
 }
 
 /** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */

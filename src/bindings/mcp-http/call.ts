@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../../core/agent.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { McpSession } from './sessions.ts';
 
 /** What the binding knows about one MCP request besides the JSON-RPC message. */
@@ -11,6 +12,8 @@ export interface McpCall {
   /** `modern`: 2026-07-28 (per-request envelope); `legacy`: 2025-era, with a session. */
   era: 'legacy' | 'modern';
   session?: McpSession;
+  /** The caller as the edge established it (owner of the session and of what is kept for it). */
+  principal?: Principal;
 }
 
 /** The first revision with MCP tasks; 2026-07-28 moved them to an extension the SDK does not ship. */
@@ -23,6 +26,12 @@ export function tasksEnabled(call: McpCall): boolean {
 
 /** MCP log levels, least severe first (RFC 5424 order, MCP "Logging"). */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** Whether a log at `level` passes a threshold (MCP "Logging": the client gets `threshold` and more severe). */
+export function atOrAbove(level: string, threshold: string): boolean {
+  const at = LOG_LEVELS.indexOf(level);
+  return at === -1 || at >= LOG_LEVELS.indexOf(threshold);
+}
 
 /** How long the gateway waits for a person to answer an elicitation it relays. */
 const HUMAN_TIMEOUT_MS = 10 * 60_000;

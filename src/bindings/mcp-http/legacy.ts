@@ -14,6 +14,8 @@ import type { Store } from '../../store/store.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
 import { buildMcpServer, type ServerDeps } from './server.ts';
+import { atOrAbove } from './call.ts';
+import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
 
 /** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
@@ -168,13 +170,28 @@ export class LegacyEndpoint {
     }
     await store.putRecord(STREAM_NAMESPACE, session.id, '1', 2 * KEEPALIVE_MS);
     let timer: NodeJS.Timeout | undefined;
+    let unsubscribe: (() => Promise<void>) | undefined;
+    let released = false;
     const release = () => {
+      if (released) return;
+      released = true;
       clearInterval(timer);
+      void unsubscribe?.().catch(() => undefined);
       void store.deleteRecord(STREAM_NAMESPACE, session.id).catch(() => undefined);
     };
     const encoder = new TextEncoder();
+    let push: ((message: string) => void) | undefined;
+    // Messages for this session from any replica (upstream notifications between calls, session-link.ts).
+    unsubscribe = await store.onTopic(sessionTopic(session.id), (raw) => void this.deliver(session.id, raw).then((m) => m && push?.(m)));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
+        push = (message) => {
+          try {
+            controller.enqueue(encoder.encode(`event: message\ndata: ${message}\n\n`));
+          } catch {
+            release();
+          }
+        };
         controller.enqueue(encoder.encode(': stream open\n\n'));
         timer = setInterval(() => {
           try {
@@ -192,11 +209,31 @@ export class LegacyEndpoint {
     return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': session.id } });
   }
 
-  /** DELETE: ends the session on every replica (MCP "Session Management"). */
+  /**
+   * A message published for a session, as the JSON-RPC notification its stream carries, or undefined
+   * when it must not go out: a log below the level the session set (MCP "Logging").
+   */
+  private async deliver(sessionId: string, raw: string): Promise<string | undefined> {
+    let n: { method?: unknown; params?: { level?: unknown } };
+    try {
+      n = JSON.parse(raw) as typeof n;
+    } catch {
+      return undefined;
+    }
+    if (typeof n?.method !== 'string') return undefined;
+    if (n.method === 'notifications/message') {
+      const level = (await this.deps.sessions.get(sessionId).catch(() => null))?.logLevel ?? 'debug';
+      if (!atOrAbove(String(n.params?.level), level)) return undefined;
+    }
+    return JSON.stringify({ jsonrpc: '2.0', method: n.method, ...(n.params ? { params: n.params } : {}) });
+  }
+
+  /** DELETE: ends the session on every replica (MCP "Session Management"), and what agents kept for it. */
   private async terminate(req: Request): Promise<Response> {
     const session = await this.session(req);
     if (session instanceof Response) return session;
     await this.deps.sessions.delete(session.id);
+    await this.deps.gateway.endSession?.(session.id);
     for (const t of this.inflight.get(session.id) ?? []) void t.close().catch(() => undefined);
     return new Response(null, { status: 200 });
   }

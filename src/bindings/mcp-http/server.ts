@@ -5,6 +5,7 @@ import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './a
 import { clientChannel, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
 import { protocolError, renderToolError, renderToolResult } from './render.ts';
+import { clientSessionOf } from './session-link.ts';
 import type { McpSessions } from './sessions.ts';
 import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
 import { toolSurface } from './tools.ts';
@@ -42,7 +43,7 @@ function capabilitiesFor(pass: Passthrough, tasks: boolean): ServerCapabilities 
     tools: {},
     logging: {},
     ...(tasks ? { tasks: { requests: { tools: { call: {} } }, cancel: {} } } : {}),
-    ...(pass.serves('resources/list') ? { resources: {} } : {}),
+    ...(pass.serves('resources/list') ? { resources: pass.serves('resources/subscribe') ? { subscribe: true } : {} } : {}),
     ...(pass.serves('prompts/list') ? { prompts: {} } : {}),
     ...(pass.serves('completion/complete') ? { completions: {} } : {}),
   };
@@ -98,7 +99,8 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     let result: CallToolResult;
     try {
-      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel });
+      const session = clientSessionOf(call, gateway.store);
+      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel, ...(session ? { session } : {}) });
       result = renderToolResult(out);
     } catch (err) {
       if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
@@ -114,6 +116,12 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
       guarded(() => (pass.serves('resources/templates/list') ? pass.list('resources/templates/list', 'resourceTemplates', r.params ?? {}, ctx.mcpReq.signal) : Promise.resolve({ resourceTemplates: [] }))) as never,
     );
     server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal)) as never);
+  }
+  if (pass.serves('resources/subscribe')) {
+    // MCP "Resources › Subscriptions": the upstream's notifications/resources/updated reach this
+    // session's GET stream on whichever replica holds it (session-link.ts, legacy.ts).
+    server.setRequestHandler('resources/subscribe', (r, ctx) => guarded(() => pass.broadcast('resources/subscribe', r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('resources/unsubscribe', (r, ctx) => guarded(() => pass.broadcast('resources/unsubscribe', r.params, ctx.mcpReq.signal)) as never);
   }
   if (pass.serves('prompts/list')) {
     server.setRequestHandler('prompts/list', (r, ctx) => guarded(() => pass.list('prompts/list', 'prompts', r.params ?? {}, ctx.mcpReq.signal)) as never);
