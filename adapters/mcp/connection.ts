@@ -73,11 +73,16 @@ export class UpstreamConnection {
     }
   }
 
-  /** Closes the session (and the stdio child process). */
+  /**
+   * Closes the session (and the stdio child process). A 2025 HTTP session is ended upstream too
+   * (DELETE, MCP "Session Management"): the server need not wait for it to expire.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
+    const transport = client?.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
   }
 
