@@ -57,7 +57,7 @@ describe('one upstream session per client session', () => {
   it('a client session that ends closes its upstream session (DELETE upstream)', async () => {
     const client = await connectClient(`${a.url}/mcp`, '2025-11-25');
     const upstream = textOf(await client.callTool({ name: 'session_id', arguments: {} }));
-    await (client.transport as { terminateSession(): Promise<void> }).terminateSession();
+    await (client.transport as unknown as { terminateSession(): Promise<void> }).terminateSession();
     await eventually(() => fixture.seen.some((s) => s.httpMethod === 'DELETE' && s.sessionId === upstream));
     await client.close();
   });
