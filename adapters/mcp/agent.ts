@@ -9,6 +9,7 @@ import type { McpAdapterConfig } from './config.ts';
 import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
 import { plainReasonSignal, upstreamError } from './errors.ts';
 import { forwardableMethods, forwardRequest } from './forward.ts';
+import { callAsTask } from './task-call.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
 import { UpstreamSessions } from './upstream-sessions.ts';
 
@@ -26,6 +27,7 @@ function describeTool(t: Tool): ToolDescription {
     inputSchema: t.inputSchema as Record<string, unknown>,
     ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
     ...(t.annotations ? { annotations: { ...t.annotations } } : {}),
+    ...(t.execution ? { execution: { ...t.execution } } : {}),
   };
 }
 
@@ -86,7 +88,9 @@ export class McpAgent implements Agent {
 
   /** A structured call passed through (MCP `tools/call`), with progress, logs and elicitation relayed. */
   async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
-    return toToolResult(await this.invoke(this.session(ctx), name, args, ctx, (p) => ctx.client?.progress?.(p)));
+    const session = this.session(ctx);
+    await session.use((client) => this.toolList(client, ctx.signal)); // how to call it (execution.taskSupport)
+    return toToolResult(await this.invoke(session, name, args, ctx, (p) => ctx.client?.progress?.(p)));
   }
 
   /** MCP requests beyond tools (resources, prompts, completions, log level) passed through unchanged. */
@@ -149,11 +153,15 @@ export class McpAgent implements Agent {
   ): Promise<McpToolResult> {
     const timeout = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const upstream = plainReasonSignal(ctx.signal);
+    // A tool the upstream runs only as a task (2025-11-25 `taskSupport: "required"`) is called as one.
+    const asTask = this.tools?.find((t) => t.name === name)?.execution?.taskSupport === 'required';
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
           this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
-            client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
+            asTask
+              ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
+              : client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
           ),
         ),
       )) as McpToolResult;

@@ -21,6 +21,11 @@ export interface ToolDescription {
   resultSchema?: JsonSchema;
   /** MCP-style hints (readOnlyHint, idempotentHint, ...), passed through as given. */
   annotations?: Record<string, unknown>;
+  /**
+   * MCP `execution` as the upstream declared it (`taskSupport`: forbidden, optional, required). The
+   * adapter honours it upstream; bindings decide what their own clients are shown.
+   */
+  execution?: { taskSupport?: string };
 }
 
 /** The result of a structured tool call, transport-neutral (maps to MCP CallToolResult and webtool `data`). */

@@ -22,6 +22,7 @@ beforeAll(async () => {
       { name: 'pantry', kind: 'mcp', url: fixture.mcpUrl, ask: { tool: 'search', arguments: { query: '{{query.text}}' } } },
       { name: 'counter', kind: 'mcp', url: fixture.mcpUrl, protocol: 'legacy', ask: { tool: 'count', arguments: { n: 3 } } },
       { name: 'local', kind: 'mcp', ...STDIO_FIXTURE, protocol: 'legacy' },
+      { name: 'jobs', kind: 'mcp', command: process.execPath, args: ['--import', 'tsx', 'test/mcp/fixtures/task-server.ts'], protocol: 'legacy' },
     ],
   });
   bare = await startGateway({ agents: [{ name: 'recipes', kind: 'scripted' }] });
@@ -59,6 +60,15 @@ describe.each(ERAS)('a %s client', (era) => {
       [2, 3],
       [3, 3],
     ]);
+  });
+
+  it('execution.taskSupport "required" is stripped (item 4): the tool is kept and its calls answer, run as a task upstream', async () => {
+    const report = (await client.listTools()).tools.find((t) => t.name === 'jobs__report');
+    expect(report).toBeDefined();
+    expect(report?.execution?.taskSupport).not.toBe('required'); // the gateway serves it as a plain call
+    const r = await client.callTool({ name: 'jobs__report', arguments: { topic: 'soup' } });
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toBe('report on soup');
   });
 
   it('server/discover lists only 2026-07-28 (item 7): it names the 2025 revisions the endpoint also serves', async () => {

@@ -95,6 +95,8 @@ export async function toolSurface(gateway: Gateway, agent: string | undefined, o
       inputSchema: t.inputSchema as Tool['inputSchema'],
       ...(t.outputSchema ? { outputSchema: t.outputSchema as Tool['outputSchema'] } : {}),
       ...(t.annotations ? { annotations: t.annotations } : {}),
+      // No `execution`: the gateway runs every agent tool to its end itself (a tool the upstream
+      // runs only as a task is called task-augmented upstream), so a client calls it plainly.
     });
   }
   return { tools, routes };
