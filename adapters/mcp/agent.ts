@@ -56,7 +56,7 @@ export class McpAgent implements Agent {
   async describe(signal?: AbortSignal): Promise<AgentDescription> {
     return this.session(undefined).use(async (client) => {
       const tools = await this.toolList(client, signal);
-      const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}) : [];
+      const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}, client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') : [];
       const server = client.getServerVersion();
       return {
         description: this.config.description ?? client.getInstructions()?.split('\n')[0] ?? `MCP server ${server?.name ?? this.name}`,

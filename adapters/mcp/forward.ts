@@ -9,10 +9,11 @@ type ServerCaps = Record<string, unknown> & { resources?: object; prompts?: obje
  * Features"); `resources/subscribe` and `unsubscribe` where the upstream declares `subscribe`
  * (its `notifications/resources/updated` reach the subscribed client sessions: upstream-sessions.ts).
  */
-export function forwardableMethods(caps: ServerCaps): string[] {
+export function forwardableMethods(caps: ServerCaps, era: 'legacy' | 'modern' = 'legacy'): string[] {
   const methods: string[] = [];
   if (caps.resources) methods.push('resources/list', 'resources/templates/list', 'resources/read');
-  if ((caps.resources as { subscribe?: boolean } | undefined)?.subscribe) methods.push('resources/subscribe', 'resources/unsubscribe');
+  // 2026-07-28 has no resources/subscribe (it moved to subscriptions/listen): only a 2025 upstream takes it.
+  if (era === 'legacy' && (caps.resources as { subscribe?: boolean } | undefined)?.subscribe) methods.push('resources/subscribe', 'resources/unsubscribe');
   if (caps.prompts) methods.push('prompts/list', 'prompts/get');
   if (caps.completions) methods.push('completion/complete');
   if (caps.logging) methods.push('logging/setLevel');

@@ -54,6 +54,8 @@ export const CONFORMANCE_CONFIG = {
       description: 'The MCP conformance fixture server',
       command: process.execPath,
       args: ['--import', 'tsx', 'test/mcp/fixtures/conformance-server.ts'],
+      // The fixture spoken to as 2025-11-25: resources/subscribe exists there (2026-07-28 moved it).
+      protocol: 'legacy',
     },
   ],
 };
