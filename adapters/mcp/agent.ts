@@ -9,6 +9,7 @@ import type { McpAdapterConfig } from './config.ts';
 import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
 import { plainReasonSignal, upstreamError } from './errors.ts';
 import { forwardableMethods, forwardRequest } from './forward.ts';
+import { callInRounds } from './rounds.ts';
 import { callAsTask } from './task-call.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
 import { UpstreamSessions } from './upstream-sessions.ts';
@@ -161,7 +162,9 @@ export class McpAgent implements Agent {
           this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
             asTask
               ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
-              : client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
+              : ctx.client?.rounds && client.getProtocolEra() === 'modern'
+                ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, { signal: upstream.signal, timeout })
+                : client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
           ),
         ),
       )) as McpToolResult;

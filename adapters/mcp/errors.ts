@@ -15,7 +15,7 @@ export function upstreamError(err: unknown, agent: string, signal?: AbortSignal)
   if (ProtocolError.isInstance(err)) {
     const message = err.message.replace(/^MCP error -?\d+:\s*/, '').slice(0, MAX_MESSAGE);
     // The upstream's own error `data` (e.g. SEP-2164's `{uri}`) travels on to MCP clients unchanged.
-    const details = err.data !== undefined ? { details: { jsonrpcData: err.data } } : {};
+    const details = { details: { jsonrpcCode: err.code, ...(err.data !== undefined ? { jsonrpcData: err.data } : {}) } };
     if (err.code === -32602 || err.code === -32002) return new GatewayError('SCHEMA_ERROR', message || 'Invalid params', { cause: err, ...details });
     if (err.code === -32601) return new GatewayError('TOOL_NOT_FOUND', message || 'Method not found', { cause: err, ...details });
     return new GatewayError('UPSTREAM_ERROR', `Agent "${agent}" answered with an error: ${message}`, { cause: err, ...details });

@@ -38,6 +38,11 @@ export interface ToolResult {
   content?: Array<Record<string, unknown>>;
   /** The tool ran but reports failure (MCP `isError`, webtool `status: error`). */
   isError?: boolean;
+  /**
+   * The tool needs the client's input first (MCP 2026-07-28 `input_required`): what it asks, and
+   * the opaque state the client must send back with its answers. Only for a client channel with `rounds`.
+   */
+  inputRequired?: { inputRequests: Record<string, unknown>; requestState?: string };
 }
 
 /** What `describe()` tells the gateway about an agent, for listings, routing and published metadata. */
@@ -91,6 +96,12 @@ export interface ClientChannel {
   elicit?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** Asks the client's model (MCP `sampling/createMessage` params); resolves with its CreateMessageResult. */
   sample?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * A client that answers in rounds (MCP 2026-07-28 multi-round-trip requests): instead of asking it
+   * mid-call, a tool may answer `ToolResult.inputRequired`; the client then repeats the call with
+   * these answers and the state. Set by bindings whose clients work this way.
+   */
+  rounds?: { inputResponses?: Record<string, unknown>; requestState?: string; capabilities: Record<string, unknown> };
 }
 
 /**

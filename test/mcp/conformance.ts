@@ -25,12 +25,17 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 /** Node ≥ 22 for the suites, installed by the project's own files (devDependency `node`). */
 export const SUITE_NODE = here('../../node_modules/node/bin/node');
 
-/** One conformance run: which suite, with which arguments, against which baseline. */
+/**
+ * One conformance run: which suite, with which arguments, against which baseline, and how the
+ * gateway speaks to the fixture behind it (`legacy`: 2025-11-25, where resources/subscribe exists;
+ * `auto`: 2026-07-28, where `input_required` results pass through to 2026 clients).
+ */
 export interface ConformanceRun {
   name: string;
   suite: string;
   args: string[];
   expected: string;
+  upstream: 'legacy' | 'auto';
 }
 
 const STABLE = here('../../node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -38,27 +43,28 @@ const NEXT = here('../../node_modules/mcp-conformance-next/dist/index.js');
 
 /** Every run `npm test` makes: the stable suite (active and `--suite all`), the prerelease per revision. */
 export const RUNS: ConformanceRun[] = [
-  { name: 'stable-active', suite: STABLE, args: [], expected: here('./conformance-expected-failures.yaml') },
-  { name: 'stable-all', suite: STABLE, args: ['--suite', 'all'], expected: here('./conformance-expected-failures.yaml') },
-  { name: 'next-2025', suite: NEXT, args: ['--spec-version', '2025-11-25'], expected: here('./conformance-expected-failures-next.yaml') },
-  { name: 'next-2026', suite: NEXT, args: ['--requirements', '2026-07-28'], expected: here('./conformance-expected-failures-next.yaml') },
+  { name: 'stable-active', suite: STABLE, args: [], expected: here('./conformance-expected-failures.yaml'), upstream: 'legacy' },
+  { name: 'stable-all', suite: STABLE, args: ['--suite', 'all'], expected: here('./conformance-expected-failures.yaml'), upstream: 'legacy' },
+  { name: 'next-2025', suite: NEXT, args: ['--spec-version', '2025-11-25'], expected: here('./conformance-expected-failures-2025.yaml'), upstream: 'legacy' },
+  { name: 'next-2026', suite: NEXT, args: ['--requirements', '2026-07-28'], expected: here('./conformance-expected-failures-2026.yaml'), upstream: 'auto' },
 ];
 
 /** The gateway config the suites run against: one MCP agent (the fixture), localhost-only. */
-export const CONFORMANCE_CONFIG = {
-  server: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'], allowedOrigins: ['localhost', '127.0.0.1', '[::1]'] },
-  agents: [
-    {
-      name: 'conformance',
-      kind: 'mcp',
-      description: 'The MCP conformance fixture server',
-      command: process.execPath,
-      args: ['--import', 'tsx', 'test/mcp/fixtures/conformance-server.ts'],
-      // The fixture spoken to as 2025-11-25: resources/subscribe exists there (2026-07-28 moved it).
-      protocol: 'legacy',
-    },
-  ],
-};
+export function conformanceConfig(upstream: ConformanceRun['upstream']): Record<string, unknown> {
+  return {
+    server: { allowedHosts: ['localhost', '127.0.0.1', '[::1]'], allowedOrigins: ['localhost', '127.0.0.1', '[::1]'] },
+    agents: [
+      {
+        name: 'conformance',
+        kind: 'mcp',
+        description: 'The MCP conformance fixture server',
+        command: process.execPath,
+        args: ['--import', 'tsx', 'test/mcp/fixtures/conformance-server.ts'],
+        protocol: upstream,
+      },
+    ],
+  };
+}
 
 /** The outcome of one run: the suite's exit code, its output, its totals. */
 export interface RunOutcome {
@@ -70,8 +76,8 @@ export interface RunOutcome {
 }
 
 /** Starts the gateway the suites talk to (the fixture is up before it returns). */
-export async function startConformanceGateway(): Promise<TestGateway> {
-  const gw = await startGateway(CONFORMANCE_CONFIG, { baseDir: REPO_ROOT });
+export async function startConformanceGateway(upstream: ConformanceRun['upstream']): Promise<TestGateway> {
+  const gw = await startGateway(conformanceConfig(upstream), { baseDir: REPO_ROOT });
   await gw.gateway.describeAgent('conformance');
   return gw;
 }
@@ -99,14 +105,16 @@ export function runSuite(run: ConformanceRun, url: string, extraArgs: string[] =
 /** Runs the named runs (all by default) against one gateway. */
 export async function runConformance(names: string[] = [], extraArgs: string[] = [], quiet = false): Promise<RunOutcome[]> {
   const runs = names.length > 0 ? RUNS.filter((r) => names.includes(r.name)) : RUNS;
-  const gw = await startConformanceGateway();
-  try {
-    const out: RunOutcome[] = [];
-    for (const run of runs) out.push(await runSuite(run, `${gw.url}/mcp`, extraArgs, quiet));
-    return out;
-  } finally {
-    await gw.close();
+  const out: RunOutcome[] = [];
+  for (const run of runs) {
+    const gw = await startConformanceGateway(run.upstream);
+    try {
+      out.push(await runSuite(run, `${gw.url}/mcp`, extraArgs, quiet));
+    } finally {
+      await gw.close();
+    }
   }
+  return out;
 }
 
 /** One line per run: `conformance <name>: N passed, N failed, exit C`. */

@@ -107,6 +107,15 @@ export function clientChannel(call: McpCall, ctx: ServerContext, progressToken: 
       return (await ctx.mcpReq.send({ method: 'elicitation/create', params: withoutMeta(sent) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
     };
   }
+  if (call.era === 'modern') {
+    // 2026-07-28: an agent's tool asks in rounds; the client's answers to the last round ride along.
+    const state = ctx.mcpReq.requestState();
+    channel.rounds = {
+      capabilities: caps as Record<string, unknown>,
+      ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses as Record<string, unknown> } : {}),
+      ...(typeof state === 'string' ? { requestState: state } : {}),
+    };
+  }
   if (call.era === 'legacy' && caps.sampling) {
     channel.sample = async (params, signal) =>
       (await ctx.mcpReq.send({ method: 'sampling/createMessage', params: withoutMeta(params) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;

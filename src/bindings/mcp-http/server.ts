@@ -1,10 +1,10 @@
-import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, inputRequired, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
 import { clientChannel, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
-import { protocolError, renderToolError, renderToolResult } from './render.ts';
+import { protocolError, renderToolError, renderToolResult, upstreamJsonRpc } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
 import type { McpSessions } from './sessions.ts';
 import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
@@ -101,9 +101,15 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     try {
       const session = clientSessionOf(call, gateway.store);
       const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel, ...(session ? { session } : {}) });
+      // 2026-07-28: the agent's tool asks the client first; the client calls again with its answers.
+      if (out.inputRequired) return inputRequired(out.inputRequired as never) as never;
       result = renderToolResult(out);
     } catch (err) {
       if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+      // The upstream refused the request itself (invalid params, a tampered requestState, a missing
+      // client capability): the client gets that JSON-RPC error, not a tool result.
+      if (err instanceof GatewayError && upstreamJsonRpc(err) && err.code !== 'UPSTREAM_ERROR') throw protocolError(err);
+      if (err instanceof GatewayError && upstreamJsonRpc(err)?.code === -32021) throw protocolError(err);
       result = renderToolError(err);
     }
     await channel.drain();
