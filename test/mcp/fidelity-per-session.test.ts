@@ -63,6 +63,29 @@ describe('one upstream session per client session', () => {
   });
 });
 
+describe('answers to an upstream request, no sticky sessions (issue 16 item 4)', () => {
+  it('an elicitation answer posted to the other replica reaches the exchange that asked', async () => {
+    // Every request goes to the replica after the previous one's: a call and its answer never share one.
+    let turn = 0;
+    const bases = [a.url, b.url];
+    const seen: string[] = [];
+    const alternate = (url: string | URL, init?: RequestInit) => {
+      const target = new URL(String(url));
+      const base = new URL(bases[turn++ % 2]!);
+      target.host = base.host;
+      seen.push(`${init?.method ?? 'GET'} ${base.port}`);
+      return fetch(target, init);
+    };
+    const client = await connectClient(`${a.url}/mcp`, '2025-11-25', { fetch: alternate, onElicit: () => ({ action: 'accept', content: { ok: true } }) });
+    try {
+      for (let i = 0; i < 2; i++) expect(textOf(await client.callTool({ name: 'confirm', arguments: { message: 'Sure?' } }))).toBe('confirmed: true');
+      expect(new Set(seen.filter((s) => s.startsWith('POST')).map((s) => s.split(' ')[1])).size).toBe(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('messages between calls', () => {
   it('notifications outside a call are lost (item 5): a log sent after the call reaches the client that caused it, and no other', async () => {
     const one = await spreadClient();

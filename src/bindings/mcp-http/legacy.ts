@@ -18,6 +18,11 @@ import { atOrAbove } from './call.ts';
 import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
 
+/** The store topic a 2025 session's answers to server requests travel on (to whichever replica asked). */
+function answersTopic(sessionId: string): string {
+  return `mcp-answers:${sessionId}`;
+}
+
 /** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
 const KEEPALIVE_MS = 15_000;
 
@@ -64,7 +69,8 @@ function whenSent(res: Response, done: () => void): Response {
  * the session id is minted on `initialize` and kept in the store; every request is answered by a
  * fresh server instance on a stateless SDK transport, so no conversation state lives in transport
  * memory. Only an in-flight exchange is local: a client's answer to a request the server sent on a
- * POST stream (elicitation, sampling) is delivered to the exchange still open on this replica.
+ * POST stream (elicitation, sampling) may be posted to any replica, and reaches the exchange through
+ * the store's topics (no sticky sessions).
  */
 export class LegacyEndpoint {
   /** Open exchanges per session on this replica: where client answers and cancels go. */
@@ -128,8 +134,10 @@ export class LegacyEndpoint {
     const session = await this.session(req);
     if (session instanceof Response) return session;
     if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
-      // Answers to the server's own requests, and cancels: for the exchange still open here.
-      for (const t of this.inflight.get(session.id) ?? []) for (const m of messages) if (!isJSONRPCNotification(m) || m.method === 'notifications/cancelled') t.onmessage?.(m);
+      // Answers to the server's own requests (elicitation, sampling) and cancels belong to an
+      // exchange that may be open on another replica: they travel through the store to all of them.
+      const relayed = messages.filter((m) => !isJSONRPCNotification(m) || m.method === 'notifications/cancelled');
+      if (relayed.length > 0) await this.deps.store.publishTopic(answersTopic(session.id), JSON.stringify(relayed));
       return new Response(null, { status: 202 });
     }
     return this.exchange(req, parsed, { ...base, era: 'legacy', session });
@@ -144,9 +152,23 @@ export class LegacyEndpoint {
     const open = this.inflight.get(id) ?? new Set();
     open.add(transport);
     this.inflight.set(id, open);
+    // The client's answers to this exchange's requests, posted to any replica (no sticky sessions).
+    const stop = await this.deps.store.onTopic(answersTopic(id), (raw) => {
+      let relayed: JSONRPCMessage[];
+      try {
+        relayed = JSON.parse(raw) as JSONRPCMessage[];
+      } catch {
+        return;
+      }
+      for (const m of Array.isArray(relayed) ? relayed : []) transport.onmessage?.(m);
+    });
+    let finished = false;
     const done = () => {
+      if (finished) return;
+      finished = true;
       open.delete(transport);
       if (open.size === 0 && this.inflight.get(id) === open) this.inflight.delete(id);
+      void stop().catch(() => undefined);
       void server.close().catch(() => undefined);
     };
     try {
