@@ -1,5 +1,5 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
-import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
+import type { AdapterDeps, Agent, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
@@ -108,6 +108,23 @@ export class McpAgent implements Agent {
     } catch (err) {
       if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
       throw upstreamError(err, this.name, ctx.signal);
+    }
+  }
+
+  /**
+   * The tools as one client session sees them: what its own upstream session lists (the upstream
+   * saw that client's capabilities: tools needing elicitation or sampling only for clients that can
+   * answer). Undefined for upstreams whose session is shared.
+   */
+  async toolsFor(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined> {
+    // A forwarding agent's sessions carry the caller's credential, which a listing does not have.
+    if (this.config.forwardCredentials) return undefined;
+    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => (await listUpstreamTools(client, signal)).map(describeTool)));
+    if (!pending) return undefined;
+    try {
+      return await pending;
+    } catch (err) {
+      throw upstreamError(err, this.name, signal);
     }
   }
 

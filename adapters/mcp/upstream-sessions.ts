@@ -16,6 +16,8 @@ interface Dedicated {
   conn: UpstreamConnection;
   session: ClientSession;
   timer: NodeJS.Timeout;
+  /** The tools this upstream session lists (its client's capabilities decide), until it says they changed. */
+  tools?: Promise<unknown>;
 }
 
 /** The capabilities declared upstream for a client session: only what that client itself declared. */
@@ -61,6 +63,21 @@ export class UpstreamSessions {
     if (session && this.perClient()) return this.dedicatedFor(session, auth);
     if (session) this.remember(session);
     return this.sharedFor(auth);
+  }
+
+  /**
+   * What the client session's own upstream session lists, computed once by `list` and kept until the
+   * upstream says its tools changed; undefined when the session has no upstream session of its own.
+   */
+  toolsFor<T>(session: ClientSession, list: (conn: UpstreamConnection) => Promise<T>): Promise<T> | undefined {
+    if (!this.perClient()) return undefined;
+    this.dedicatedFor(session, undefined);
+    const entry = this.dedicated.get(session.id)!;
+    const pending = (entry.tools ??= list(entry.conn).catch((err: unknown) => {
+      delete entry.tools;
+      throw err;
+    }));
+    return pending as Promise<T>;
   }
 
   /** `resources/subscribe` bookkeeping for a shared upstream session: true when the upstream must be told. */
@@ -143,7 +160,11 @@ export class UpstreamSessions {
       ...this.base,
       ...(auth ? { authorization: auth } : {}),
       capabilities: mirroredCapabilities(session.capabilities),
-      onOutOfCall: (n) => this.dedicated.get(session.id)?.session.notify(n),
+      onOutOfCall: (n) => {
+        const entry = this.dedicated.get(session.id);
+        if (n.method === 'notifications/tools/list_changed' && entry) delete entry.tools;
+        entry?.session.notify(n);
+      },
     });
     const timer = setTimeout(() => void this.end(session.id), idleMs);
     timer.unref();

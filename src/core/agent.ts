@@ -162,6 +162,11 @@ export interface Agent {
    * listed in `describe().forwards`. Throws TOOL_NOT_FOUND for any other method.
    */
   forward?(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  /**
+   * The tools as one client session sees them, when that depends on the client (an upstream that
+   * lists tools by the capabilities its client declared); undefined: the same as `describe().tools`.
+   */
+  toolsFor?(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined>;
   /** A client session ended (closed by the client, or expired): drop what the agent kept for it. */
   endSession?(sessionId: string): Promise<void>;
   /** Releases sockets, child processes, timers. */

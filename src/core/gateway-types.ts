@@ -84,8 +84,8 @@ export interface Gateway {
   /** NLWeb 4.2 await: checkin returns the answer or an updated promise; cancel returns CANCELLED. */
   await(request: AwaitRequest, opts?: CallOptions): Promise<CanonicalResponse>;
 
-  /** Structured tools of one agent, or of every agent. */
-  listTools(agent?: string): Promise<PublishedTool[]>;
+  /** Structured tools of one agent, or of every agent; with a client session, as that session sees them (Agent.toolsFor). */
+  listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]>;
   /** Calls a structured tool of an agent. */
   callTool(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
   /**

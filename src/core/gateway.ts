@@ -1,6 +1,6 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
-import type { AdapterFactory, AgentDescription, CallContext, CommonAgentConfig, ToolResult } from './agent.ts';
+import type { AdapterFactory, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { collectEvents, type Collected } from './collect.ts';
@@ -158,13 +158,14 @@ class GatewayCore implements Gateway {
       : this.promises.checkin(request.promise_token, request.wait_ms ?? 0);
   }
 
-  async listTools(agent?: string): Promise<PublishedTool[]> {
+  async listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
     const names = agent !== undefined ? [this.registry.get(agent).config.name] : this.registry.names();
     const qualify = this.registry.names().length > 1;
     const lists = await Promise.all(
       names.map(async (name) => {
-        const d = await this.registry.describe(name).catch(() => undefined);
-        return (d?.tools ?? []).map((t) => ({
+        const own = session ? await this.registry.get(name).agent.toolsFor?.(session).catch(() => undefined) : undefined;
+        const tools = own ?? (await this.registry.describe(name).catch(() => undefined))?.tools ?? [];
+        return tools.map((t) => ({
           ...t,
           agent: name,
           toolName: t.name,

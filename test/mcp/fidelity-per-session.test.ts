@@ -54,6 +54,20 @@ describe('one upstream session per client session', () => {
     }
   });
 
+  it('the tool list follows the gateway, not the client (item 6): elicitation-only tools only for clients that can answer', async () => {
+    const plain = await connectClient(`${a.url}/mcp`, '2025-11-25');
+    const capable = await connectClient(`${a.url}/mcp`, '2025-11-25', { onElicit: () => ({ action: 'decline' }) });
+    try {
+      expect((await plain.listTools()).tools.map((t) => t.name)).not.toContain('needs_elicitation');
+      expect((await capable.listTools()).tools.map((t) => t.name)).toContain('needs_elicitation');
+      await expect(plain.callTool({ name: 'needs_elicitation', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      expect(textOf(await capable.callTool({ name: 'needs_elicitation', arguments: {} }))).toBe('asked');
+    } finally {
+      await plain.close();
+      await capable.close();
+    }
+  });
+
   it('a client session that ends closes its upstream session (DELETE upstream)', async () => {
     const client = await connectClient(`${a.url}/mcp`, '2025-11-25');
     const upstream = textOf(await client.callTool({ name: 'session_id', arguments: {} }));

@@ -78,7 +78,10 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass, tasks), instructions: INSTRUCTIONS });
   discoverEveryRevision(server);
 
-  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent, { tasks })).tools })));
+  // A 2025 session sees the tools as its own upstream sessions list them (its capabilities decide).
+  const session = clientSessionOf(call, gateway.store);
+  const surface = () => toolSurface(gateway, call.agent, { tasks, ...(session ? { session } : {}) });
+  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await surface()).tools })));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
@@ -94,12 +97,11 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     // Tasks "Tool-Level Negotiation": only `ask` declares taskSupport; the others forbid it.
     if (asTask && name === 'await') throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     if (name === 'await') return runAwaitTool(args, t);
-    const route = (await guarded(() => toolSurface(gateway, call.agent))).routes.get(name);
+    const route = (await guarded(surface)).routes.get(name);
     if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     let result: CallToolResult;
     try {
-      const session = clientSessionOf(call, gateway.store);
       const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel, ...(session ? { session } : {}) });
       // 2026-07-28: the agent's tool asks the client first; the client calls again with its answers.
       if (out.inputRequired) return inputRequired(out.inputRequired as never) as never;
