@@ -57,6 +57,15 @@ describe('upstream sessions per client session', () => {
     expect(p.unsubscribe('x://r', b)).toBe(false);
   });
 
+  it('bounds the subscriptions kept for a shared upstream session, per client session', () => {
+    const p = pool({ perClient: false });
+    const a = session('a', 'alice');
+    for (let i = 0; i < 64; i++) p.subscribe(`x://r${i}`, a);
+    expect(() => p.subscribe('x://one-too-many', a)).toThrow(expect.objectContaining({ code: 'RATE_LIMITED' }));
+    expect(p.subscribe('x://r1', a)).toBe(false); // already subscribed: no new entry
+    expect(p.subscribe('x://r1', session('b', 'bob'))).toBe(false);
+  });
+
   it('declares upstream only what the client declared', () => {
     expect(mirroredCapabilities({ elicitation: { form: {} }, roots: {} })).toEqual({ elicitation: { form: {} } });
     expect(mirroredCapabilities({})).toEqual({});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession } from '../../src/core/agent.ts';
+import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';
 import { UpstreamConnection, type ConnectionOptions } from './connection.ts';
@@ -8,6 +9,9 @@ import { UpstreamConnection, type ConnectionOptions } from './connection.ts';
 const MAX_CREDENTIAL_SESSIONS = 16;
 /** Client sessions remembered on a shared upstream session (for list changes and logs between calls). */
 const MAX_SHARED_LISTENERS = 256;
+/** Subscriptions kept for shared upstream sessions: per client session, and in all (a session may expire unannounced). */
+const MAX_SUBSCRIPTIONS_PER_SESSION = 64;
+const MAX_SUBSCRIPTIONS = 4096;
 
 type Notification = { method: string; params?: Record<string, unknown> };
 
@@ -83,6 +87,15 @@ export class UpstreamSessions {
   /** `resources/subscribe` bookkeeping for a shared upstream session: true when the upstream must be told. */
   subscribe(uri: string, session: ClientSession | undefined): boolean {
     if (!session || this.dedicated.has(session.id)) return true;
+    let mine = 0;
+    let all = 0;
+    for (const subs of this.sharedSubscriptions.values()) {
+      all += subs.size;
+      if (subs.has(session.id)) mine++;
+    }
+    if (!this.sharedSubscriptions.get(uri)?.has(session.id) && (mine >= MAX_SUBSCRIPTIONS_PER_SESSION || all >= MAX_SUBSCRIPTIONS)) {
+      throw new GatewayError('RATE_LIMITED', 'Too many resource subscriptions: unsubscribe from some first');
+    }
     const subs = this.sharedSubscriptions.get(uri) ?? new Map<string, ClientSession>();
     const first = subs.size === 0;
     subs.set(session.id, session);
