@@ -96,7 +96,8 @@ export function runSuite(run: ConformanceRun, url: string, extraArgs: string[] =
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('close', (code) => {
-      const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
+      // A whole run ends with `Total: N passed, N failed`; a single --scenario with `Passed: N/M, N failed`.
+      const total = /Total: (\d+) passed, (\d+) failed/.exec(output) ?? /Passed: (\d+)\/\d+, (\d+) failed/.exec(output);
       resolve({ name: run.name, code: code ?? 1, output, passed: Number(total?.[1] ?? 0), failed: Number(total?.[2] ?? 0) });
     });
   });
