@@ -172,7 +172,11 @@ export class McpAgent implements Agent {
     const timeout = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const upstream = plainReasonSignal(ctx.signal);
     // A tool the upstream runs only as a task (2025-11-25 `taskSupport: "required"`) is called as one.
-    const asTask = this.tools?.find((t) => t.name === name)?.execution?.taskSupport === 'required';
+    const known = this.tools?.find((t) => t.name === name);
+    const asTask = known?.execution?.taskSupport === 'required';
+    // The definition lets the SDK mirror x-mcp-header parameters into Mcp-Param-* headers (SEP-2243).
+    const toolDefinition = known ? ({ name, inputSchema: known.inputSchema, ...(known.outputSchema ? { outputSchema: known.outputSchema } : {}) } as Tool) : undefined;
+    const opts = { signal: upstream.signal, timeout, ...(toolDefinition ? { toolDefinition } : {}) };
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
@@ -180,8 +184,8 @@ export class McpAgent implements Agent {
             asTask
               ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
               : ctx.client?.rounds && client.getProtocolEra() === 'modern'
-                ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, { signal: upstream.signal, timeout })
-                : client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: upstream.signal, timeout }),
+                ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, opts)
+                : client.callTool({ name, arguments: args, _meta: { progressToken } }, opts),
           ),
         ),
       )) as McpToolResult;

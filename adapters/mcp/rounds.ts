@@ -1,9 +1,6 @@
-import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, withInputRequired, type Client } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, type Client, type Tool } from '@modelcontextprotocol/client';
 import type { ClientChannel } from '../../src/core/agent.ts';
 import type { McpToolResult } from './result-mapping.ts';
-
-const ToolResultSchema = z.looseObject({ content: z.array(z.looseObject({})).optional(), structuredContent: z.unknown().optional(), isError: z.boolean().optional() });
 
 /** A tool result, or the upstream's request for the client's input (2026-07-28 `input_required`). */
 export type RoundResult = McpToolResult & { inputRequired?: { inputRequests: Record<string, unknown>; requestState?: string } };
@@ -21,7 +18,7 @@ export async function callInRounds(
   args: Record<string, unknown>,
   meta: Record<string, unknown>,
   rounds: NonNullable<ClientChannel['rounds']>,
-  options: { signal: AbortSignal; timeout: number },
+  options: { signal: AbortSignal; timeout: number; toolDefinition?: Tool },
 ): Promise<RoundResult> {
   const params = {
     name,
@@ -30,7 +27,8 @@ export async function callInRounds(
     ...(rounds.requestState !== undefined ? { requestState: rounds.requestState } : {}),
     _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: rounds.capabilities },
   };
-  const result = await client.request({ method: 'tools/call', params } as never, withInputRequired(ToolResultSchema), { ...options, allowInputRequired: true });
+  // callTool: it mirrors x-mcp-header parameters into Mcp-Param-* headers (SEP-2243) from the definition.
+  const result: unknown = await client.callTool(params as never, { ...options, allowInputRequired: true } as never);
   if (isInputRequiredResult(result)) {
     const r = result as { inputRequests?: Record<string, unknown>; requestState?: string };
     return { inputRequired: { inputRequests: r.inputRequests ?? {}, ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) } };

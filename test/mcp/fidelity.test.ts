@@ -88,7 +88,7 @@ const UNDECLARED = [
 ] as const;
 
 /** A 2026-07-28 request as it travels (per-request envelope in `_meta`, MCP-Protocol-Version header). */
-function modernRequest(url: string, method: string, params: Record<string, unknown>): Promise<Response> {
+function modernRequest(url: string, method: string, params: Record<string, unknown>, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
   return fetch(url, {
     method: 'POST',
@@ -98,6 +98,7 @@ function modernRequest(url: string, method: string, params: Record<string, unkno
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(typeof params.uri === 'string' || typeof params.name === 'string' ? { 'mcp-name': String(params.uri ?? params.name) } : {}),
+      ...extraHeaders,
     },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
   });
@@ -115,6 +116,21 @@ describe('undeclared methods', () => {
       for (const [method, params] of UNDECLARED) await expect(client.request({ method, params } as never, z.looseObject({})), method).rejects.toMatchObject({ code: -32601 });
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('Mcp-Param headers (SEP-2243)', () => {
+  it("a published tool's x-mcp-header parameter must come as its header too: missing or different is 400 / -32020", async () => {
+    const call = (headers: Record<string, string>) =>
+      modernRequest(`${gw.url}/mcp`, 'tools/call', { name: 'pantry__by_region', arguments: { region: 'eu-west' } }, headers);
+    const ok = await call({ 'mcp-param-region': 'eu-west' });
+    expect(ok.status).toBe(200);
+    expect(JSON.stringify(await ok.json())).toContain('region eu-west');
+    for (const headers of [{}, { 'mcp-param-region': 'us-east' }] as Array<Record<string, string>>) {
+      const refused = await call(headers);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error?: { code?: number } }).error?.code).toBe(-32020);
     }
   });
 });
