@@ -1,22 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { Client, Tool } from '@modelcontextprotocol/client';
-import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
+import type { AdapterDeps, Agent, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { buildAskCall, upstreamRequest } from './ask-mapping.ts';
 import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
-import { UpstreamConnection, listUpstreamTools } from './connection.ts';
-import { upstreamError } from './errors.ts';
+import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
+import { plainReasonSignal, upstreamError } from './errors.ts';
 import { forwardableMethods, forwardRequest } from './forward.ts';
+import { callInRounds } from './rounds.ts';
+import { callAsTask } from './task-call.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
+import { UpstreamSessions } from './upstream-sessions.ts';
 
 /** A configured `mcp` agent: the common settings plus the kind's own. */
 export type McpAgentConfig = McpAdapterConfig & CommonAgentConfig;
 
-/** Sessions kept per forwarded credential (forwardCredentials agents), least recently used dropped. */
-const MAX_CREDENTIAL_SESSIONS = 16;
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** An MCP tool as the gateway describes it. */
@@ -28,6 +28,7 @@ function describeTool(t: Tool): ToolDescription {
     inputSchema: t.inputSchema as Record<string, unknown>,
     ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
     ...(t.annotations ? { annotations: { ...t.annotations } } : {}),
+    ...(t.execution ? { execution: { ...t.execution } } : {}),
   };
 }
 
@@ -40,7 +41,7 @@ export class McpAgent implements Agent {
   readonly kind = 'mcp';
   readonly name: string;
   private readonly scopes = new CallScopes();
-  private readonly sessions = new Map<string, UpstreamConnection>();
+  private readonly sessions: UpstreamSessions;
   private tools: ToolDescription[] | undefined;
 
   constructor(
@@ -48,13 +49,15 @@ export class McpAgent implements Agent {
     private readonly deps: AdapterDeps,
   ) {
     this.name = config.name;
+    const base = { agent: this.name, config, baseDir: deps.baseDir, log: deps.log, scopes: this.scopes, onToolsChanged: () => this.toolsChanged() };
+    this.sessions = new UpstreamSessions(config, base, deps.log);
   }
 
   /** Lists the upstream's tools (MCP `tools/list`) and what else it serves. */
   async describe(signal?: AbortSignal): Promise<AgentDescription> {
     return this.session(undefined).use(async (client) => {
       const tools = await this.toolList(client, signal);
-      const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}) : [];
+      const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}, client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') : [];
       const server = client.getServerVersion();
       return {
         description: this.config.description ?? client.getInstructions()?.split('\n')[0] ?? `MCP server ${server?.name ?? this.name}`,
@@ -86,54 +89,59 @@ export class McpAgent implements Agent {
 
   /** A structured call passed through (MCP `tools/call`), with progress, logs and elicitation relayed. */
   async callTool(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult> {
-    return toToolResult(await this.invoke(this.session(ctx), name, args, ctx, (p) => ctx.client?.progress?.(p)));
+    const session = this.session(ctx);
+    await session.use((client) => this.toolList(client, ctx.signal)); // how to call it (execution.taskSupport)
+    return toToolResult(await this.invoke(session, name, args, ctx, (p) => ctx.client?.progress?.(p)));
   }
 
   /** MCP requests beyond tools (resources, prompts, completions, log level) passed through unchanged. */
   async forward(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>> {
     if (protocol !== 'mcp' || !this.config.forward) throw new GatewayError('TOOL_NOT_FOUND', `Agent "${this.name}" does not serve ${method}`);
+    // A shared upstream session is subscribed once for all its subscribers (and unsubscribed after the last).
+    const uri = String(params.uri ?? '');
+    if (method === 'resources/subscribe' && !this.sessions.subscribe(uri, ctx.session)) return {};
+    if (method === 'resources/unsubscribe' && !this.sessions.unsubscribe(uri, ctx.session)) return {};
     try {
       return await this.session(ctx).use((client) =>
         this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () => forwardRequest(client, method, params, ctx.signal)),
       );
     } catch (err) {
+      if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
       throw upstreamError(err, this.name, ctx.signal);
     }
   }
 
+  /**
+   * The tools as one client session sees them: what its own upstream session lists (the upstream
+   * saw that client's capabilities: tools needing elicitation or sampling only for clients that can
+   * answer). Undefined for upstreams whose session is shared.
+   */
+  async toolsFor(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined> {
+    // A forwarding agent's sessions carry the caller's credential, which a listing does not have.
+    if (this.config.forwardCredentials) return undefined;
+    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => (await listUpstreamTools(client, signal)).map(describeTool)));
+    if (!pending) return undefined;
+    try {
+      return await pending;
+    } catch (err) {
+      throw upstreamError(err, this.name, signal);
+    }
+  }
+
+  /** The client session ended: close its own upstream session and forget its subscriptions. */
+  async endSession(sessionId: string): Promise<void> {
+    await this.sessions.end(sessionId);
+  }
+
   async close(): Promise<void> {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(sessions.map((s) => s.close()));
+    await this.sessions.closeAll();
   }
 
   // ---- internals ----
 
-  /** The upstream session for a call: one shared session, or one per forwarded credential. */
+  /** The upstream session for a call: the client session's own, else a shared one (one per forwarded credential). */
   private session(ctx: CallContext | undefined): UpstreamConnection {
-    const auth = this.config.forwardCredentials ? ctx?.credentials?.authorization : undefined;
-    const key = auth ? createHash('sha256').update(auth).digest('base64url') : '';
-    let conn = this.sessions.get(key);
-    if (conn) {
-      this.sessions.delete(key); // re-inserted below: Map order is the LRU order
-    } else {
-      conn = new UpstreamConnection({
-        agent: this.name,
-        config: this.config,
-        baseDir: this.deps.baseDir,
-        log: this.deps.log,
-        scopes: this.scopes,
-        onToolsChanged: () => this.toolsChanged(),
-        ...(auth ? { authorization: auth } : {}),
-      });
-    }
-    this.sessions.set(key, conn);
-    if (this.sessions.size > MAX_CREDENTIAL_SESSIONS) {
-      const [oldest, old] = this.sessions.entries().next().value as [string, UpstreamConnection];
-      this.sessions.delete(oldest);
-      void old.close();
-    }
-    return conn;
+    return this.sessions.forCall(ctx, this.config.forwardCredentials === true);
   }
 
   private async toolList(client: Client, signal?: AbortSignal): Promise<ToolDescription[]> {
@@ -162,16 +170,29 @@ export class McpAgent implements Agent {
     onProgress: (p: Progress) => void,
   ): Promise<McpToolResult> {
     const timeout = this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const upstream = plainReasonSignal(ctx.signal);
+    // A tool the upstream runs only as a task (2025-11-25 `taskSupport: "required"`) is called as one.
+    const known = this.tools?.find((t) => t.name === name);
+    const asTask = known?.execution?.taskSupport === 'required';
+    // The definition lets the SDK mirror x-mcp-header parameters into Mcp-Param-* headers (SEP-2243).
+    const toolDefinition = known ? ({ name, inputSchema: known.inputSchema, ...(known.outputSchema ? { outputSchema: known.outputSchema } : {}) } as Tool) : undefined;
+    const opts = { signal: upstream.signal, timeout, ...(toolDefinition ? { toolDefinition } : {}) };
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
           this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
-            client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: ctx.signal, timeout }),
+            asTask
+              ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
+              : ctx.client?.rounds && client.getProtocolEra() === 'modern'
+                ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, opts)
+                : client.callTool({ name, arguments: args, _meta: { progressToken } }, opts),
           ),
         ),
       )) as McpToolResult;
     } catch (err) {
       throw upstreamError(err, this.name, ctx.signal);
+    } finally {
+      upstream.dispose();
     }
   }
 

@@ -47,6 +47,20 @@ export const McpAdapterConfigSchema = z
     ask: McpAskMappingSchema.optional(),
     /** Pass MCP resources, prompts, completions and log levels through to MCP clients. */
     forward: z.boolean().default(true),
+    /**
+     * Upstream sessions per client session (HTTP and SSE upstreams): a 2025 MCP client session gets
+     * an upstream session of its own, so its log level, subscriptions and elicitations stay its own.
+     * Bounded: at most `perPrincipal` per caller and `max` in all (the least recently used is closed),
+     * each closed after `idleMs` without use or when the client session ends.
+     */
+    upstreamSessions: z
+      .strictObject({
+        perClient: z.boolean().default(true),
+        perPrincipal: z.number().int().positive().default(4),
+        max: z.number().int().positive().default(256),
+        idleMs: z.number().int().positive().default(600_000),
+      })
+      .default({ perClient: true, perPrincipal: 4, max: 256, idleMs: 600_000 }),
     /** Reconnects (stdio: respawns) after the upstream went away, at most this often in a row. */
     restart: z
       .strictObject({

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { Client, SSEClientTransport, SdkHttpError, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
 import type { CallScopes } from './call-scope.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';
+import { isUnknownSession } from './session-errors.ts';
 
 /** Identifies the gateway to upstream servers (MCP `clientInfo`). */
 const CLIENT_INFO = { name: 'nlgate', version: '0.1.0' };
@@ -20,7 +21,14 @@ export interface ConnectionOptions {
   onToolsChanged: () => void;
   /** A client's Authorization this session carries (agents with `forwardCredentials`: one session per credential). */
   authorization?: string;
+  /** What the gateway declares upstream (MCP `ClientCapabilities`); default: everything it can relay. */
+  capabilities?: Record<string, unknown>;
+  /** A message the upstream sent outside any call (logs, `resources/updated`, list changes). */
+  onOutOfCall?: (notification: { method: string; params?: Record<string, unknown> }) => void;
 }
+
+/** What the gateway can relay to its own clients: declared upstream when no client session narrows it. */
+export const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
@@ -47,28 +55,34 @@ export class UpstreamConnection {
   }
 
   /**
-   * Runs `fn` with the connected client. When the upstream answers 404 because it forgot the
-   * session (MCP "Session Management": the client MUST start a new one), the session is
-   * re-initialized and `fn` runs once more: the request was never processed, so this is safe.
+   * Runs `fn` with the connected client. When the upstream answers that it does not know the
+   * session (404 as MCP "Session Management" says, or 400 with a session error as a restarted
+   * server-everything does), the session is re-initialized and `fn` runs once more: the request
+   * was never processed, so this is safe. Once per call: a second refusal is the call's failure.
    */
   async use<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     const client = await this.get();
     try {
       return await fn(client);
     } catch (err) {
-      if (!(SdkHttpError.isInstance(err) && err.status === 404) || transportOf(this.opts.config) === 'stdio') throw err;
-      this.opts.log.info({}, 'the MCP server expired the session: initializing a new one');
+      if (!isUnknownSession(err) || transportOf(this.opts.config) === 'stdio') throw err;
+      this.opts.log.warn({ status: (err as { status?: number }).status }, 'the MCP server no longer knows the session: initializing a new one');
       if (this.client === client) this.client = undefined;
       await client.close().catch(() => undefined);
       return fn(await this.get());
     }
   }
 
-  /** Closes the session (and the stdio child process). */
+  /**
+   * Closes the session (and the stdio child process). A 2025 HTTP session is ended upstream too
+   * (DELETE, MCP "Session Management"): the server need not wait for it to expire.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const client = this.client ?? (await this.connecting?.catch(() => undefined));
     this.client = undefined;
+    const transport = client?.transport;
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => undefined);
     await client?.close().catch(() => undefined);
   }
 
@@ -113,20 +127,24 @@ export class UpstreamConnection {
   }
 
   private newClient(): Client {
-    const { config, scopes, onToolsChanged } = this.opts;
+    const { config, scopes, onToolsChanged, onOutOfCall } = this.opts;
     const negotiation = config.protocol === 'auto' ? 'auto' : config.protocol === 'legacy' ? 'legacy' : { pin: config.protocol };
     const client = new Client(CLIENT_INFO, {
       // The gateway relays these to its own client when that client can take them (ClientChannel).
-      capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+      capabilities: (this.opts.capabilities ?? RELAYED_CAPABILITIES) as never,
       versionNegotiation: { mode: transportOf(config) === 'sse' ? 'legacy' : negotiation },
-      listChanged: { tools: { autoRefresh: false, debounceMs: 50, onChanged: () => onToolsChanged() } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 50, onChanged: () => (onToolsChanged(), onOutOfCall?.({ method: 'notifications/tools/list_changed' })) },
+      },
     });
-    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    // Handlers only for what is declared: a client session that cannot answer declares neither.
+    const declared = (this.opts.capabilities ?? RELAYED_CAPABILITIES) as Record<string, unknown>;
+    if (declared.elicitation) client.setRequestHandler('elicitation/create', async (request, ctx) => {
       const scope = scopes.owner();
       if (!scope?.channel?.elicit) return { action: 'decline' };
       return (await scope.channel.elicit(request.params as Record<string, unknown>, AbortSignal.any([scope.signal, ctx.mcpReq.signal]))) as never;
     });
-    client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+    if (declared.sampling) client.setRequestHandler('sampling/createMessage', async (request, ctx) => {
       const scope = scopes.owner();
       if (!scope?.channel?.sample) throw new GatewayError('INVALID_REQUEST', 'Sampling is not available for this call');
       return (await scope.channel.sample(request.params as Record<string, unknown>, AbortSignal.any([scope.signal, ctx.mcpReq.signal]))) as never;
@@ -134,8 +152,14 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/progress', (n) => scopes.deliverProgress(n.params));
     client.setNotificationHandler('notifications/message', (n) => {
       const { level, data, logger } = n.params;
-      scopes.owner()?.channel?.log?.({ level, data, ...(logger !== undefined ? { logger } : {}) });
+      const owner = scopes.owner();
+      // A log no call owns (the upstream's own, between calls) goes to the session(s) that asked for logs.
+      if (owner) owner.channel?.log?.({ level, data, ...(logger !== undefined ? { logger } : {}) });
+      else onOutOfCall?.({ method: 'notifications/message', params: { level, data, ...(logger !== undefined ? { logger } : {}) } });
     });
+    client.setNotificationHandler('notifications/resources/updated', (n) => onOutOfCall?.({ method: 'notifications/resources/updated', params: { uri: n.params.uri } }));
+    client.setNotificationHandler('notifications/resources/list_changed', () => onOutOfCall?.({ method: 'notifications/resources/list_changed' }));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => onOutOfCall?.({ method: 'notifications/prompts/list_changed' }));
     client.onerror = (err) => this.opts.log.debug({ err: String(err) }, 'MCP client error');
     return client;
   }

@@ -6,12 +6,14 @@ type ServerCaps = Record<string, unknown> & { resources?: object; prompts?: obje
 
 /**
  * The MCP methods beyond tools that pass through, given the upstream's capabilities (MCP "Server
- * Features"). Not `resources/subscribe`: the gateway relays no change notifications (no per-session
- * stream state across replicas), and 2026-07-28 replaced it with `subscriptions/listen` anyway.
+ * Features"); `resources/subscribe` and `unsubscribe` where the upstream declares `subscribe`
+ * (its `notifications/resources/updated` reach the subscribed client sessions: upstream-sessions.ts).
  */
-export function forwardableMethods(caps: ServerCaps): string[] {
+export function forwardableMethods(caps: ServerCaps, era: 'legacy' | 'modern' = 'legacy'): string[] {
   const methods: string[] = [];
   if (caps.resources) methods.push('resources/list', 'resources/templates/list', 'resources/read');
+  // 2026-07-28 has no resources/subscribe (it moved to subscriptions/listen): only a 2025 upstream takes it.
+  if (era === 'legacy' && (caps.resources as { subscribe?: boolean } | undefined)?.subscribe) methods.push('resources/subscribe', 'resources/unsubscribe');
   if (caps.prompts) methods.push('prompts/list', 'prompts/get');
   if (caps.completions) methods.push('completion/complete');
   if (caps.logging) methods.push('logging/setLevel');
@@ -62,6 +64,10 @@ function send(client: Client, method: string, params: Params, signal: AbortSigna
       return client.getPrompt(p, opts);
     case 'completion/complete':
       return client.complete(p, opts);
+    case 'resources/subscribe':
+      return client.subscribeResource(p, opts);
+    case 'resources/unsubscribe':
+      return client.unsubscribeResource(p, opts);
     case 'logging/setLevel':
       return client.setLoggingLevel((params as { level: never }).level, opts);
     default:

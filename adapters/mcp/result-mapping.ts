@@ -7,6 +7,8 @@ export interface McpToolResult {
   content?: Array<Record<string, unknown>>;
   structuredContent?: unknown;
   isError?: boolean;
+  /** The upstream asks the client first (2026-07-28 `input_required`, relayed round by round: rounds.ts). */
+  inputRequired?: { inputRequests: Record<string, unknown>; requestState?: string };
 }
 
 /** Longest upstream tool message passed on as a failure message. */
@@ -146,5 +148,6 @@ export function toToolResult(result: McpToolResult): ToolResult {
     ...(result.structuredContent !== undefined ? { structured: result.structuredContent } : {}),
     content: (result.content ?? []).map((c) => ({ ...c })),
     ...(result.isError ? { isError: true } : {}),
+    ...(result.inputRequired ? { inputRequired: result.inputRequired } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ActionSchema, ResultItemSchema, type ResultItem } from '../protocol/nlweb/index.ts';
-import { attachActions, MAX_TOOLS_PER_ITEM, prefillArguments } from './actions.ts';
+import { attachActions, prefillArguments } from './actions.ts';
 import type { PublishedTool } from './gateway-types.ts';
 
 const scale: PublishedTool = {
@@ -39,14 +39,20 @@ describe('attachActions (NLWeb 5)', () => {
     expect(attachActions(summary, 'kitchen', [scale], 'https://gw.example')).toBe(summary);
   });
 
-  it('keeps existing actions, never duplicates one, skips ask/await, caps the tool count', () => {
+  it('keeps existing actions, never duplicates one, skips ask/await', () => {
     const once = attachActions(recipe, 'kitchen', [scale], 'https://gw.example');
     expect(attachActions(once, 'kitchen', [scale], 'https://gw.example')).toBe(once);
-    const many = Array.from({ length: 9 }, (_, i) => ({ ...scale, toolName: `t${i}`, name: `kitchen__t${i}` }));
     const reserved = { ...scale, toolName: 'ask', name: 'kitchen__ask' };
-    const out = attachActions(recipe, 'kitchen', [reserved, ...many], 'https://gw.example');
-    expect(out.actions).toHaveLength(2 * MAX_TOOLS_PER_ITEM);
+    const out = attachActions(recipe, 'kitchen', [reserved, scale], 'https://gw.example');
+    expect(out.actions).toHaveLength(2);
     expect(out.actions!.some((a) => a.name === 'ask')).toBe(false);
+  });
+
+  it('only 5 of 16 tools appear as result actions (issue 18 item 7): every tool of the agent does', () => {
+    const sixteen = Array.from({ length: 16 }, (_, i) => ({ ...scale, toolName: `t${i}`, name: `kitchen__t${i}` }));
+    const out = attachActions(recipe, 'kitchen', sixteen, 'https://gw.example');
+    expect(new Set(out.actions!.filter((a) => a.protocol === 'MCP').map((a) => a.name))).toEqual(new Set(sixteen.map((t) => t.toolName)));
+    expect(out.actions).toHaveLength(32);
   });
 
   it('prefills only primitive values of the declared type', () => {

@@ -7,9 +7,6 @@ import type { Action, ResultItem } from '../protocol/nlweb/index.ts';
 import type { PublishedTool } from './gateway-types.ts';
 import { isSummaryItem } from './render-text.ts';
 
-/** At most this many tools become actions on one item (two actions each): items stay small. */
-export const MAX_TOOLS_PER_ITEM = 5;
-
 /** The gateway's own names for ask/await on the webtool surface; never offered as item actions. */
 const RESERVED = new Set(['ask', 'await']);
 
@@ -45,7 +42,8 @@ export function prefillArguments(item: ResultItem, inputSchema: Record<string, u
  * Pure: the item is not changed; existing actions are kept; summary items get none.
  */
 export function attachActions(item: ResultItem, agent: string, tools: readonly PublishedTool[], publicUrl: string): ResultItem {
-  const usable = tools.filter((t) => t.agent === agent && !RESERVED.has(t.toolName)).slice(0, MAX_TOOLS_PER_ITEM);
+  // Every tool of the agent: a cap here hid most of an MCP server's tools (issue 18: 5 of 16 shown).
+  const usable = tools.filter((t) => t.agent === agent && !RESERVED.has(t.toolName));
   if (usable.length === 0 || isSummaryItem(item)) return item;
   const base = publicUrl.replace(/\/+$/, '');
   const existing = item.actions ?? [];

@@ -21,6 +21,11 @@ export interface ToolDescription {
   resultSchema?: JsonSchema;
   /** MCP-style hints (readOnlyHint, idempotentHint, ...), passed through as given. */
   annotations?: Record<string, unknown>;
+  /**
+   * MCP `execution` as the upstream declared it (`taskSupport`: forbidden, optional, required). The
+   * adapter honours it upstream; bindings decide what their own clients are shown.
+   */
+  execution?: { taskSupport?: string };
 }
 
 /** The result of a structured tool call, transport-neutral (maps to MCP CallToolResult and webtool `data`). */
@@ -33,6 +38,11 @@ export interface ToolResult {
   content?: Array<Record<string, unknown>>;
   /** The tool ran but reports failure (MCP `isError`, webtool `status: error`). */
   isError?: boolean;
+  /**
+   * The tool needs the client's input first (MCP 2026-07-28 `input_required`): what it asks, and
+   * the opaque state the client must send back with its answers. Only for a client channel with `rounds`.
+   */
+  inputRequired?: { inputRequests: Record<string, unknown>; requestState?: string };
 }
 
 /** What `describe()` tells the gateway about an agent, for listings, routing and published metadata. */
@@ -90,6 +100,28 @@ export interface ClientChannel {
   elicit?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** Asks the client's model (MCP `sampling/createMessage` params); resolves with its CreateMessageResult. */
   sample?(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * A client that answers in rounds (MCP 2026-07-28 multi-round-trip requests): instead of asking it
+   * mid-call, a tool may answer `ToolResult.inputRequired`; the client then repeats the call with
+   * these answers and the state. Set by bindings whose clients work this way.
+   */
+  rounds?: { inputResponses?: Record<string, unknown>; requestState?: string; capabilities: Record<string, unknown> };
+}
+
+/**
+ * The client's own protocol session, for protocols that have one (a 2025 MCP session): an adapter
+ * whose upstream keeps state per session (log level, subscriptions, who answers elicitations) can
+ * give each client session an upstream session of its own, and reach the client between calls.
+ */
+export interface ClientSession {
+  /** The session's id as the client knows it (unguessable; minted by the binding). */
+  id: string;
+  /** Who owns it (Principal id): per-owner bounds on what an adapter keeps for sessions. */
+  owner: string;
+  /** What the client declared it can do (MCP `ClientCapabilities`). */
+  capabilities: Record<string, unknown>;
+  /** Delivers a message outside any call (MCP notification) to the session's stream, on whichever replica holds it. */
+  notify(message: { method: string; params?: Record<string, unknown> }): void;
 }
 
 /** Everything a call needs besides the request: cancellation, conversation, credentials, logging. */
@@ -107,6 +139,8 @@ export interface CallContext {
   setConversationAttr?: (key: string, value: string) => Promise<void>;
   /** The calling client's interactive channel, when its protocol has one (see ClientChannel). */
   client?: ClientChannel;
+  /** The client's protocol session, when it has one (see ClientSession). */
+  session?: ClientSession;
   log: Logger;
 }
 
@@ -132,6 +166,13 @@ export interface Agent {
    * listed in `describe().forwards`. Throws TOOL_NOT_FOUND for any other method.
    */
   forward?(protocol: 'mcp', method: string, params: Record<string, unknown>, ctx: CallContext): Promise<Record<string, unknown>>;
+  /**
+   * The tools as one client session sees them, when that depends on the client (an upstream that
+   * lists tools by the capabilities its client declared); undefined: the same as `describe().tools`.
+   */
+  toolsFor?(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined>;
+  /** A client session ended (closed by the client, or expired): drop what the agent kept for it. */
+  endSession?(sessionId: string): Promise<void>;
   /** Releases sockets, child processes, timers. */
   close?(): Promise<void>;
 }

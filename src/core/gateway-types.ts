@@ -1,6 +1,6 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
-import type { AgentDescription, ClientChannel, ToolDescription, ToolResult } from './agent.ts';
+import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from './logger.ts';
 import type { Principal } from './principal.ts';
@@ -19,6 +19,8 @@ export interface CallOptions {
   requestId?: string;
   /** The client's interactive channel (MCP progress, logs, elicitation, sampling), handed to the agent as `ctx.client`. */
   client?: ClientChannel;
+  /** The client's protocol session (a 2025 MCP session), handed to the agent as `ctx.session`. */
+  session?: ClientSession;
 }
 
 export interface AskOptions extends CallOptions {
@@ -82,8 +84,8 @@ export interface Gateway {
   /** NLWeb 4.2 await: checkin returns the answer or an updated promise; cancel returns CANCELLED. */
   await(request: AwaitRequest, opts?: CallOptions): Promise<CanonicalResponse>;
 
-  /** Structured tools of one agent, or of every agent. */
-  listTools(agent?: string): Promise<PublishedTool[]>;
+  /** Structured tools of one agent, or of every agent; with a client session, as that session sees them (Agent.toolsFor). */
+  listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]>;
   /** Calls a structured tool of an agent. */
   callTool(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
   /**
@@ -104,6 +106,9 @@ export interface Gateway {
    * that principal resolves it again; anyone else gets null, as for a handle that never existed.
    */
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void>;
+
+  /** A client session ended: every agent drops what it kept for it (Agent.endSession). */
+  endSession?(sessionId: string): Promise<void>;
 
   close(): Promise<void>;
 }

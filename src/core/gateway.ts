@@ -1,6 +1,6 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
-import type { AdapterFactory, AgentDescription, CallContext, CommonAgentConfig, ToolResult } from './agent.ts';
+import type { AdapterFactory, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { collectEvents, type Collected } from './collect.ts';
@@ -178,13 +178,14 @@ class GatewayCore implements Gateway {
     return this.registry.names().includes(agent) && this.registry.get(agent).config.requireAuth === true;
   }
 
-  async listTools(agent?: string): Promise<PublishedTool[]> {
+  async listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
     const names = agent !== undefined ? [this.registry.get(agent).config.name] : this.registry.names();
     const qualify = this.registry.names().length > 1;
     const lists = await Promise.all(
       names.map(async (name) => {
-        const d = await this.registry.describe(name).catch(() => undefined);
-        return (d?.tools ?? []).map((t) => ({
+        const own = session ? await this.registry.get(name).agent.toolsFor?.(session).catch(() => undefined) : undefined;
+        const tools = own ?? (await this.registry.describe(name).catch(() => undefined))?.tools ?? [];
+        return tools.map((t) => ({
           ...t,
           agent: name,
           toolName: t.name,
@@ -203,6 +204,13 @@ class GatewayCore implements Gateway {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
     }
     return this.withContext(entry, opts, (ctx) => entry.agent.callTool!(tool, args, ctx));
+  }
+
+  /** A client session ended: every agent that keeps state per session drops it (Agent.endSession). */
+  async endSession(sessionId: string): Promise<void> {
+    await Promise.all(
+      this.registry.names().map((name) => this.registry.get(name).agent.endSession?.(sessionId).catch((err: unknown) => this.log.warn({ err: String(err), agent: name }, 'ending a session failed'))),
+    );
   }
 
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
@@ -274,6 +282,7 @@ class GatewayCore implements Gateway {
       ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn, k, v) } : {}),
       ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
       ...(opts.client ? { client: opts.client } : {}),
+      ...(opts.session ? { session: opts.session } : {}),
     };
     return {
       ctx,

@@ -15,6 +15,12 @@ export function describeItem(item: ResultItem): string {
   return `${title}${desc}`;
 }
 
+/** A message as a sentence: ends with a full stop unless it already ends in punctuation. */
+export function sentence(text: string): string {
+  const t = text.trimEnd();
+  return /[.!?…:;)]$/.test(t) || t.length === 0 ? t : `${t}.`;
+}
+
 /**
  * A readable text for a response, for people and models (ChatGPT app `content`, MCP text content,
  * NLIP text reply): the agent's summary when it gave one, else a short numbered list.
@@ -35,7 +41,7 @@ export function renderResponseText(response: CanonicalResponse, maxItems = 5): s
     return [e.text ?? 'More information is needed.', ...qs].join('\n');
   }
   if (isPromise(response)) {
-    return `${response.promise.message ?? 'The agent is still working on it.'} Check back with the promise token.`;
+    return `${sentence(response.promise.message ?? 'The agent is still working on it')} Check back with the promise token.`;
   }
   if (isFailure(response)) {
     const err = response.error;

@@ -53,6 +53,29 @@ export function stateContract(h: () => StoreHarness): void {
     });
   });
 
+  describe('topic pub/sub', () => {
+    it('publishTopic reaches the handlers of that topic on every replica, and only of that topic', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const topic = `t-${newToken()}`;
+      const here: string[] = [];
+      const there: string[] = [];
+      const other: string[] = [];
+      await store.onTopic(topic, (m) => here.push(m));
+      const stop = await peer.onTopic(topic, (m) => there.push(m));
+      await peer.onTopic(`${topic}-other`, (m) => other.push(m));
+      await store.publishTopic(topic, 'one');
+      await eventually(async () => [here.length, there.length], ([a, b]) => a === 1 && b === 1, 2000);
+      await stop();
+      await peer.publishTopic(topic, 'two');
+      await eventually(async () => here.length, (n) => n === 2, 2000);
+      await sleep(30);
+      expect(here).toEqual(['one', 'two']);
+      expect(there).toEqual(['one']);
+      expect(other).toEqual([]);
+    });
+  });
+
   describe('conversations', () => {
     it('getConversation of an unknown id is null', async () => {
       expect(await h().store.getConversation(newToken(), LONG)).toBeNull();

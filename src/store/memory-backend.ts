@@ -46,6 +46,8 @@ export class MemoryBackend {
   readonly limiters = new LimiterCache((name, points, duration) => wrapLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration })));
   /** Cancel pub/sub: one 'cancel' event per published token. */
   readonly cancels = new EventEmitter();
+  /** Topic pub/sub (Store.publishTopic): one event per message, named by its topic. */
+  readonly topics = new EventEmitter();
 
   private readonly sweepIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -55,6 +57,7 @@ export class MemoryBackend {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
+    this.topics.setMaxListeners(0);
   }
 
   /** Called by each store using this backend: the first one starts the sweep. */

@@ -38,6 +38,7 @@ export class MemoryStore implements Store {
   readonly backend: MemoryBackend;
   private readonly log: Logger | undefined;
   private readonly listeners = new Set<(token: string) => void>();
+  private readonly topicListeners = new Set<[string, (message: string) => void]>();
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -148,6 +149,31 @@ export class MemoryStore implements Store {
     };
   }
 
+  // ---- topics ----
+
+  async publishTopic(topic: string, message: string): Promise<void> {
+    await this.ping();
+    // A later tick, as through Redis: no handler runs inside the publisher's call stack.
+    setImmediate(() => this.backend.topics.emit(topic, message));
+  }
+
+  async onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+    await this.ping();
+    const listener = (message: string): void => {
+      try {
+        handler(message);
+      } catch (err) {
+        this.log?.warn({ err }, 'topic handler failed');
+      }
+    };
+    this.backend.topics.on(topic, listener);
+    this.topicListeners.add([topic, listener]);
+    return async () => {
+      this.backend.topics.off(topic, listener);
+      for (const entry of this.topicListeners) if (entry[1] === listener) this.topicListeners.delete(entry);
+    };
+  }
+
   // ---- conversations ----
 
   async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
@@ -233,6 +259,8 @@ export class MemoryStore implements Store {
     this.closed = true;
     for (const listener of this.listeners) this.backend.cancels.off('cancel', listener);
     this.listeners.clear();
+    for (const [topic, listener] of this.topicListeners) this.backend.topics.off(topic, listener);
+    this.topicListeners.clear();
     this.backend.detach();
   }
 

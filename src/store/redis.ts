@@ -52,6 +52,8 @@ export class RedisStore implements Store {
   private readonly log: Logger | undefined;
   private readonly channel: string;
   private readonly handlers = new Set<(token: string) => void>();
+  /** Topic handlers by full channel name (Store.onTopic). */
+  private readonly topicHandlers = new Map<string, Set<(message: string) => void>>();
   private subscriber: Client | undefined;
   private subscribing: Promise<void> | undefined;
   private readonly unwatch: Array<() => void> = [];
@@ -182,6 +184,35 @@ export class RedisStore implements Store {
     };
   }
 
+  async publishTopic(topic: string, message: string): Promise<void> {
+    await this.run(() => this.client.publish(this.topicChannel(topic), message));
+  }
+
+  async onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+    const channel = this.topicChannel(topic);
+    const set = this.topicHandlers.get(channel) ?? new Set();
+    set.add(handler);
+    this.topicHandlers.set(channel, set);
+    const drop = async () => {
+      set.delete(handler);
+      if (set.size > 0 || this.topicHandlers.get(channel) !== set) return;
+      this.topicHandlers.delete(channel);
+      await this.subscriber?.unsubscribe(channel).catch(() => undefined);
+    };
+    try {
+      await this.subscribe();
+      await this.subscriber!.subscribe(channel);
+    } catch (err) {
+      await drop();
+      throw toStoreError(err);
+    }
+    return drop;
+  }
+
+  private topicChannel(topic: string): string {
+    return `${this.prefix}topic:${topic}`;
+  }
+
   /** Opens the subscriber connection once; ioredis re-subscribes it after every reconnect. */
   private subscribe(): Promise<void> {
     if (this.closed) return Promise.reject(storeUnavailable());
@@ -190,6 +221,17 @@ export class RedisStore implements Store {
       this.subscriber = sub;
       this.watch(sub, 'subscriber');
       sub.on('message', (channel: string, token: string) => {
+        const topic = this.topicHandlers.get(channel);
+        if (topic) {
+          for (const handler of topic) {
+            try {
+              handler(token);
+            } catch (err) {
+              this.log?.warn({ err }, 'topic handler failed');
+            }
+          }
+          return;
+        }
         if (channel !== this.channel) return;
         for (const handler of this.handlers) {
           try {

@@ -123,6 +123,12 @@ export interface Store {
   /** Registers a handler for cancel messages; resolves once listening; returns an unsubscribe. */
   onCancel(handler: (token: string) => void): Promise<() => Promise<void>>;
 
+  // ---- cross-replica messages to live streams (e.g. MCP notifications for a session's GET stream) ----
+  /** Delivers `message` to every replica's `onTopic(topic)` handlers (this one included); nothing is kept. */
+  publishTopic(topic: string, message: string): Promise<void>;
+  /** Registers a handler for one topic; resolves once listening; returns an unsubscribe. */
+  onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+
   // ---- conversations ----
   /** Reads a conversation and refreshes its idle TTL. */
   getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null>;

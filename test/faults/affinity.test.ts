@@ -5,6 +5,7 @@
  * a conversation, and an NLIP peer continues its session.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient } from '../mcp/support.ts';
 import { startHttpFixture, type HttpFixture } from '../mcp/fixtures/http-server.ts';
 import { StrictNlipClient } from '../nlip/strict-client.ts';
 import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
@@ -73,4 +74,23 @@ describeRedis('two replicas behind a round-robin proxy, no affinity', () => {
     expect(new Set(replicasFor('/nlip', from)).size).toBe(2);
     expect(upstream.received.at(-1)?.body).toMatchObject({ query: { text: 'something lighter' }, context: { prev: ['soup tonight'] } });
   });
+
+  it('a 2025 MCP client answers an elicitation whose answer lands on the other replica', async () => {
+    const from = lb.routed.length;
+    let asked = 0;
+    const client = await connectClient(`${lb.url}/mcp`, '2025-11-25', {
+      onElicit: () => {
+        asked++;
+        return { action: 'accept', content: { ok: true } };
+      },
+    });
+    try {
+      const result = await client.callTool({ name: 'pantry__confirm', arguments: { message: 'Use the last egg?' } });
+      expect(asked).toBe(1);
+      expect((result.content as Array<{ text: string }>)[0]!.text).toBe('confirmed: true');
+      expect(new Set(replicasFor('/mcp', from)).size).toBe(2);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

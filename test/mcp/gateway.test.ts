@@ -72,12 +72,13 @@ describe('MCP clients of a gateway with two agents', () => {
     }
   });
 
-  it("relays an upstream elicitation to a 2025 session's client; a 2026 client gets it declined", async () => {
+  it("relays an upstream elicitation to a 2025 session's client, and to a 2026 client as an input_required round", async () => {
     const asked = await legacy.callTool({ name: 'pantry__confirm', arguments: { message: 'Use the last egg?' } });
     expect((asked.content as Array<{ text: string }>)[0]!.text).toBe('confirmed: true');
-    // 2026-07-28 has no server→client request in the middle of a call: the gateway declines for it.
-    const declined = await modern.callTool({ name: 'pantry__confirm', arguments: { message: 'Use the last egg?' } });
-    expect((declined.content as Array<{ text: string }>)[0]!.text).toBe('not confirmed');
+    // 2026-07-28 has no server→client request mid-call: the upstream's input_required result goes to
+    // the client, which calls again with its answer (the SDK client does the rounds itself).
+    const rounds = await modern.callTool({ name: 'pantry__confirm', arguments: { message: 'Use the last egg?' } });
+    expect((rounds.content as Array<{ text: string }>)[0]!.text).toBe('confirmed: true');
   });
 
   it('passes resources and prompts of the MCP agent through', async () => {

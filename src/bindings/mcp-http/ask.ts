@@ -5,9 +5,10 @@ import { describeIssues } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
 import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
-import { callOptions, clientCapabilities, type McpCall } from './call.ts';
+import { callOptions, clientCapabilities, elicitationModes, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
+import { clientSessionOf } from './session-link.ts';
 
 /** The key of the gateway's elicitation inside a 2026 `input_required` round. */
 const ANSWERS_KEY = 'nlweb_elicitation';
@@ -24,7 +25,8 @@ export interface AskToolContext {
 }
 
 function options(t: AskToolContext): CallOptions {
-  return callOptions(t.call, t.ctx.mcpReq.signal);
+  const session = clientSessionOf(t.call, t.gateway.store);
+  return { ...callOptions(t.call, t.ctx.mcpReq.signal), ...(session ? { session } : {}) };
 }
 
 /** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */
@@ -44,15 +46,21 @@ async function bindSessionConversation(response: CanonicalResponse, t: AskToolCo
 /**
  * One NLWeb ask. With a progress token the answer streams (Gateway.askStream) and each result or
  * progress report becomes `notifications/progress`; without one a slow call turns into a promise
- * (NLWeb 4.1.2) that the `await` tool resolves.
+ * (NLWeb 4.1.2) that the `await` tool resolves. An agent that reports progress through the client
+ * channel (an MCP upstream) has its own figures relayed as they are, `total` included (MCP
+ * "Progress"); the gateway's own step count is used only for agents that do not.
  */
 async function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
   if (t.progressToken === undefined) return t.gateway.ask(request, { ...options(t), allowPromise: true });
-  const live = await t.gateway.askStream(request, options(t));
+  let relayed = false;
+  const relay = { progress: (p: { progress: number; total?: number; message?: string }) => ((relayed = true), t.channel.progress?.(p)) };
+  const live = await t.gateway.askStream(request, { ...options(t), client: relay });
   let step = 0;
   let results = 0;
   const collected = await collectEvents(live.events, (e) => {
-    if (e.type === 'result') t.channel.progress?.({ progress: ++step, message: `${++results} result${results === 1 ? '' : 's'}` });
+    if (e.type === 'result') ++results;
+    if (relayed) return;
+    if (e.type === 'result') t.channel.progress?.({ progress: ++step, message: `${results} result${results === 1 ? '' : 's'}` });
     if (e.type === 'progress') t.channel.progress?.({ progress: ++step, ...(e.message ? { message: e.message } : {}) });
   });
   return withSessionContext(collected.response, live.sessionContext);
@@ -98,7 +106,7 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
       if (t.channel.elicit) {
         const got = acceptedAnswers(await t.channel.elicit(elicitationForm(e), t.ctx.mcpReq.signal).catch(() => undefined));
         if (got) response = await ask(askWithAnswers(request, e, got), t);
-      } else if (t.call.era === 'modern' && clientCapabilities(t.call, t.ctx).elicitation) {
+      } else if (t.call.era === 'modern' && elicitationModes(clientCapabilities(t.call, t.ctx)).has('form')) {
         return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeState(e) });
       }
     }

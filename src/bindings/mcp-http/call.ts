@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../../core/agent.ts';
 import type { CallOptions } from '../../core/gateway-types.ts';
@@ -39,6 +40,12 @@ export function tasksEnabled(call: McpCall): boolean {
 /** MCP log levels, least severe first (RFC 5424 order, MCP "Logging"). */
 const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** Whether a log at `level` passes a threshold (MCP "Logging": the client gets `threshold` and more severe). */
+export function atOrAbove(level: string, threshold: string): boolean {
+  const at = LOG_LEVELS.indexOf(level);
+  return at === -1 || at >= LOG_LEVELS.indexOf(threshold);
+}
+
 /** How long the gateway waits for a person to answer an elicitation it relays. */
 const HUMAN_TIMEOUT_MS = 10 * 60_000;
 
@@ -54,6 +61,17 @@ function logThreshold(call: McpCall, ctx: ServerContext): string | undefined {
   if (call.era === 'legacy') return call.session?.logLevel ?? 'debug';
   const level = ctx.mcpReq.envelope?.[LOG_LEVEL_META_KEY as never];
   return typeof level === 'string' ? level : undefined;
+}
+
+/**
+ * The elicitation modes a client declared (MCP 2025-11-25 "Elicitation › Capabilities"): `form`
+ * and/or `url`; an empty `elicitation: {}` means form only (backwards compatibility).
+ */
+export function elicitationModes(caps: ClientCapabilities): Set<string> {
+  const e = caps.elicitation as Record<string, unknown> | undefined;
+  if (e === undefined || e === null || typeof e !== 'object') return new Set();
+  const modes = new Set(['form', 'url'].filter((m) => Object.hasOwn(e, m)));
+  return modes.size > 0 ? modes : new Set(['form']);
 }
 
 function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
@@ -91,9 +109,25 @@ export function clientChannel(call: McpCall, ctx: ServerContext, progressToken: 
       notify({ method: 'notifications/message', params: { level, data, ...(logger !== undefined ? { logger } : {}) } });
     };
   }
-  if (call.era === 'legacy' && caps.elicitation) {
-    channel.elicit = async (params, signal) =>
-      (await ctx.mcpReq.send({ method: 'elicitation/create', params: withoutMeta(params) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
+  const modes = elicitationModes(caps);
+  if (call.era === 'legacy' && modes.size > 0) {
+    channel.elicit = async (params, signal) => {
+      // MCP "Elicitation": a server MUST NOT send a mode the client did not declare; decline for it.
+      const mode = typeof params.mode === 'string' ? params.mode : 'form';
+      if (!modes.has(mode)) return { action: 'decline' };
+      // A 2025 URL-mode request needs an elicitationId; a 2026 upstream's input_required round has none.
+      const sent = mode === 'url' && typeof params.elicitationId !== 'string' ? { ...params, elicitationId: randomUUID() } : params;
+      return (await ctx.mcpReq.send({ method: 'elicitation/create', params: withoutMeta(sent) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
+    };
+  }
+  if (call.era === 'modern') {
+    // 2026-07-28: an agent's tool asks in rounds; the client's answers to the last round ride along.
+    const state = ctx.mcpReq.requestState();
+    channel.rounds = {
+      capabilities: caps as Record<string, unknown>,
+      ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses as Record<string, unknown> } : {}),
+      ...(typeof state === 'string' ? { requestState: state } : {}),
+    };
   }
   if (call.era === 'legacy' && caps.sampling) {
     channel.sample = async (params, signal) =>

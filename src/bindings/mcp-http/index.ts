@@ -7,7 +7,9 @@ import type { Binding, BindingContext } from '../types.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
 import { LegacyEndpoint } from './legacy.ts';
+import { PublishedToolsServer } from './header-params.ts';
 import { buildMcpServer } from './server.ts';
+import { toolSurface } from './tools.ts';
 import { McpSessions } from './sessions.ts';
 import { McpTasks } from './tasks.ts';
 
@@ -23,7 +25,14 @@ function routes({ gateway, settings }: BindingContext): Hono {
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
   const calls = new WeakMap<Request, McpCall>();
   const modern = createMcpHandler(
-    (ctx) => buildMcpServer(deps, (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, principal: anonymousPrincipal(undefined), era: 'modern' }),
+    async (ctx) => {
+      const call = (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, principal: anonymousPrincipal(undefined), era: 'modern' as const };
+      const server = await buildMcpServer(deps, call);
+      // A tools/call: the SDK checks its Mcp-Param-* headers against the published tool (SEP-2243).
+      if (ctx.requestInfo?.headers.get('mcp-method') !== 'tools/call') return server;
+      const { tools } = await toolSurface(gateway, call.agent);
+      return new PublishedToolsServer(server, new Map(tools.map((t) => [t.name, t])));
+    },
     { legacy: 'reject', maxRequestBodySize: settings.bodyLimitBytes, onerror: (err) => gateway.log.debug({ err: err.message }, 'MCP request rejected') },
   );
   const legacy = new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log });

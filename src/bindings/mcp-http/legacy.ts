@@ -1,3 +1,4 @@
+import type { Principal } from '../../core/principal.ts';
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -15,7 +16,14 @@ import type { Store } from '../../store/store.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
 import { buildMcpServer, type ServerDeps } from './server.ts';
+import { atOrAbove } from './call.ts';
+import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
+
+/** The store topic a 2025 session's answers to server requests travel on (to whichever replica asked). */
+function answersTopic(sessionId: string): string {
+  return `mcp-answers:${sessionId}`;
+}
 
 /** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
 const KEEPALIVE_MS = 15_000;
@@ -63,7 +71,8 @@ function whenSent(res: Response, done: () => void): Response {
  * the session id is minted on `initialize` and kept in the store; every request is answered by a
  * fresh server instance on a stateless SDK transport, so no conversation state lives in transport
  * memory. Only an in-flight exchange is local: a client's answer to a request the server sent on a
- * POST stream (elicitation, sampling) is delivered to the exchange still open on this replica.
+ * POST stream (elicitation, sampling) may be posted to any replica, and reaches the exchange through
+ * the store's topics (no sticky sessions).
  */
 export class LegacyEndpoint {
   /** Open exchanges per session on this replica: where client answers and cancels go. */
@@ -137,8 +146,10 @@ export class LegacyEndpoint {
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
     if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
-      // Answers to the server's own requests, and cancels: for the exchange still open here.
-      for (const t of this.inflight.get(session.id) ?? []) for (const m of messages) if (!isJSONRPCNotification(m) || m.method === 'notifications/cancelled') t.onmessage?.(m);
+      // Answers to the server's own requests (elicitation, sampling) and cancels belong to an
+      // exchange that may be open on another replica: they travel through the store to all of them.
+      const relayed = messages.filter((m) => !isJSONRPCNotification(m) || m.method === 'notifications/cancelled');
+      if (relayed.length > 0) await this.deps.store.publishTopic(answersTopic(session.id), JSON.stringify(relayed));
       return new Response(null, { status: 202 });
     }
     return this.exchange(req, parsed, { ...base, era: 'legacy', session });
@@ -153,9 +164,23 @@ export class LegacyEndpoint {
     const open = this.inflight.get(id) ?? new Set();
     open.add(transport);
     this.inflight.set(id, open);
+    // The client's answers to this exchange's requests, posted to any replica (no sticky sessions).
+    const stop = await this.deps.store.onTopic(answersTopic(id), (raw) => {
+      let relayed: JSONRPCMessage[];
+      try {
+        relayed = JSON.parse(raw) as JSONRPCMessage[];
+      } catch {
+        return;
+      }
+      for (const m of Array.isArray(relayed) ? relayed : []) transport.onmessage?.(m);
+    });
+    let finished = false;
     const done = () => {
+      if (finished) return;
+      finished = true;
       open.delete(transport);
       if (open.size === 0 && this.inflight.get(id) === open) this.inflight.delete(id);
+      void stop().catch(() => undefined);
       void server.close().catch(() => undefined);
     };
     try {
@@ -179,13 +204,28 @@ export class LegacyEndpoint {
     }
     await store.putRecord(STREAM_NAMESPACE, session.id, '1', 2 * KEEPALIVE_MS);
     let timer: NodeJS.Timeout | undefined;
+    let unsubscribe: (() => Promise<void>) | undefined;
+    let released = false;
     const release = () => {
+      if (released) return;
+      released = true;
       clearInterval(timer);
+      void unsubscribe?.().catch(() => undefined);
       void store.deleteRecord(STREAM_NAMESPACE, session.id).catch(() => undefined);
     };
     const encoder = new TextEncoder();
+    let push: ((message: string) => void) | undefined;
+    // Messages for this session from any replica (upstream notifications between calls, session-link.ts).
+    unsubscribe = await store.onTopic(sessionTopic(session.id), (raw) => void this.deliver(session.id, base.principal, raw).then((m) => m && push?.(m)));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
+        push = (message) => {
+          try {
+            controller.enqueue(encoder.encode(`event: message\ndata: ${message}\n\n`));
+          } catch {
+            release();
+          }
+        };
         controller.enqueue(encoder.encode(': stream open\n\n'));
         timer = setInterval(() => {
           try {
@@ -203,11 +243,31 @@ export class LegacyEndpoint {
     return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': session.id } });
   }
 
-  /** DELETE: ends the session on every replica (MCP "Session Management"). */
+  /**
+   * A message published for a session, as the JSON-RPC notification its stream carries, or undefined
+   * when it must not go out: a log below the level the session set (MCP "Logging").
+   */
+  private async deliver(sessionId: string, owner: Principal, raw: string): Promise<string | undefined> {
+    let n: { method?: unknown; params?: { level?: unknown } };
+    try {
+      n = JSON.parse(raw) as typeof n;
+    } catch {
+      return undefined;
+    }
+    if (typeof n?.method !== 'string') return undefined;
+    if (n.method === 'notifications/message') {
+      const level = (await this.deps.sessions.get(sessionId, owner).catch(() => null))?.logLevel ?? 'debug';
+      if (!atOrAbove(String(n.params?.level), level)) return undefined;
+    }
+    return JSON.stringify({ jsonrpc: '2.0', method: n.method, ...(n.params ? { params: n.params } : {}) });
+  }
+
+  /** DELETE: ends the session on every replica (MCP "Session Management"), and what agents kept for it. */
   private async terminate(req: Request, base: CallBase): Promise<Response> {
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
     await this.deps.sessions.delete(session.id);
+    await this.deps.gateway.endSession?.(session.id);
     for (const t of this.inflight.get(session.id) ?? []) void t.close().catch(() => undefined);
     return new Response(null, { status: 200 });
   }

@@ -1,6 +1,7 @@
 import type { Gateway } from '../../core/gateway-types.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { callOptions, type McpCall } from './call.ts';
+import { clientSessionOf } from './session-link.ts';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -41,7 +42,16 @@ export class Passthrough {
 
   private send(agent: string, method: string, params: Params, signal: AbortSignal): Promise<Result> {
     if (!this.gateway.forward) return Promise.reject(new GatewayError('TOOL_NOT_FOUND', `${method} is not available`));
-    return this.gateway.forward(agent, 'mcp', method, params, callOptions(this.call, signal));
+    const session = clientSessionOf(this.call, this.gateway.store);
+    return this.gateway.forward(agent, 'mcp', method, params, { ...callOptions(this.call, signal), ...(session ? { session } : {}) });
+  }
+
+  /** `resources/subscribe` and `unsubscribe` (2025 sessions): every agent that takes them; fails only when all fail. */
+  async broadcast(method: string, params: Params, signal: AbortSignal): Promise<Result> {
+    const outcomes = await Promise.allSettled(this.agents(method).map((a) => this.send(a, method, params, signal)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed && outcomes.every((o) => o.status === 'rejected')) throw failed.reason;
+    return {};
   }
 
   /** `resources/list`, `resources/templates/list`, `prompts/list`: one agent as is, several merged. */

@@ -51,5 +51,15 @@ export function renderToolError(err: unknown): CallToolResult {
 export function protocolError(err: unknown): ProtocolError {
   if (ProtocolError.isInstance(err)) return err;
   const e = err instanceof GatewayError ? err : toGatewayError(err);
-  return new ProtocolError(e.mapping.jsonrpc, e.message);
+  // An MCP upstream's error is relayed as it came: its code where the gateway's table has none of
+  // its own to say, and its `data` (MCP "Error Handling"; SEP-2164 `data.uri`; -32021's capabilities).
+  const upstream = upstreamJsonRpc(e);
+  return new ProtocolError(upstream?.code ?? e.mapping.jsonrpc, e.message, upstream?.data);
+}
+
+/** The JSON-RPC error an MCP upstream answered with, when this error is one (adapters/mcp/errors.ts). */
+export function upstreamJsonRpc(e: GatewayError): { code: number; data?: unknown } | undefined {
+  const code = e.details?.jsonrpcCode;
+  if (typeof code !== 'number') return undefined;
+  return { code, ...(e.details?.jsonrpcData !== undefined ? { data: e.details.jsonrpcData } : {}) };
 }

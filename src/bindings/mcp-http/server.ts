@@ -1,10 +1,11 @@
-import { ProtocolError, Server, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, inputRequired, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
 import { callOptions, clientChannel, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
-import { protocolError, renderToolError, renderToolResult } from './render.ts';
+import { protocolError, renderToolError, renderToolResult, upstreamJsonRpc } from './render.ts';
+import { clientSessionOf } from './session-link.ts';
 import type { McpSessions } from './sessions.ts';
 import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
 import { toolSurface } from './tools.ts';
@@ -42,9 +43,25 @@ function capabilitiesFor(pass: Passthrough, tasks: boolean): ServerCapabilities 
     tools: {},
     logging: {},
     ...(tasks ? { tasks: { requests: { tools: { call: {} } }, cancel: {} } } : {}),
-    ...(pass.serves('resources/list') ? { resources: {} } : {}),
+    ...(pass.serves('resources/list') ? { resources: pass.serves('resources/subscribe') ? { subscribe: true } : {} } : {}),
     ...(pass.serves('prompts/list') ? { prompts: {} } : {}),
     ...(pass.serves('completion/complete') ? { completions: {} } : {}),
+  };
+}
+
+/**
+ * `server/discover` (MCP 2026-07-28) names every revision this endpoint serves: the SDK lists only
+ * the modern ones, but the same `/mcp` answers 2025 clients through `initialize` (legacy.ts).
+ * The SDK installs its discover handler after the factory returns, so the instance's answer is
+ * wrapped rather than replaced.
+ */
+function discoverEveryRevision(server: Server): void {
+  const instance = server as unknown as { _ondiscover?: () => { supportedVersions: string[] } & Record<string, unknown> };
+  const original = instance._ondiscover?.bind(server);
+  if (!original) return;
+  instance._ondiscover = () => {
+    const result = original();
+    return { ...result, supportedVersions: [...new Set([...result.supportedVersions, ...SUPPORTED_PROTOCOL_VERSIONS])] };
   };
 }
 
@@ -59,8 +76,12 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
   const tasks = tasksEnabled(call);
   const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass, tasks), instructions: INSTRUCTIONS });
+  discoverEveryRevision(server);
 
-  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await toolSurface(gateway, call.agent, { tasks })).tools })));
+  // A 2025 session sees the tools as its own upstream sessions list them (its capabilities decide).
+  const session = clientSessionOf(call, gateway.store);
+  const surface = () => toolSurface(gateway, call.agent, { tasks, ...(session ? { session } : {}) });
+  server.setRequestHandler('tools/list', () => guarded(async () => ({ tools: (await surface()).tools })));
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
@@ -76,15 +97,21 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     // Tasks "Tool-Level Negotiation": only `ask` declares taskSupport; the others forbid it.
     if (asTask && name === 'await') throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     if (name === 'await') return runAwaitTool(args, t);
-    const route = (await guarded(() => toolSurface(gateway, call.agent))).routes.get(name);
+    const route = (await guarded(surface)).routes.get(name);
     if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     let result: CallToolResult;
     try {
-      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { ...callOptions(call, ctx.mcpReq.signal), client: channel });
+      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { ...callOptions(call, ctx.mcpReq.signal), client: channel, ...(session ? { session } : {}) });
+      // 2026-07-28: the agent's tool asks the client first; the client calls again with its answers.
+      if (out.inputRequired) return inputRequired(out.inputRequired as never) as never;
       result = renderToolResult(out);
     } catch (err) {
       if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+      // The upstream refused the request itself (invalid params, a tampered requestState, a missing
+      // client capability): the client gets that JSON-RPC error, not a tool result.
+      if (err instanceof GatewayError && upstreamJsonRpc(err) && err.code !== 'UPSTREAM_ERROR') throw protocolError(err);
+      if (err instanceof GatewayError && upstreamJsonRpc(err)?.code === -32021) throw protocolError(err);
       result = renderToolError(err);
     }
     await channel.drain();
@@ -97,6 +124,12 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
       guarded(() => (pass.serves('resources/templates/list') ? pass.list('resources/templates/list', 'resourceTemplates', r.params ?? {}, ctx.mcpReq.signal) : Promise.resolve({ resourceTemplates: [] }))) as never,
     );
     server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal)) as never);
+  }
+  if (pass.serves('resources/subscribe')) {
+    // MCP "Resources › Subscriptions": the upstream's notifications/resources/updated reach this
+    // session's GET stream on whichever replica holds it (session-link.ts, legacy.ts).
+    server.setRequestHandler('resources/subscribe', (r, ctx) => guarded(() => pass.broadcast('resources/subscribe', r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('resources/unsubscribe', (r, ctx) => guarded(() => pass.broadcast('resources/unsubscribe', r.params, ctx.mcpReq.signal)) as never);
   }
   if (pass.serves('prompts/list')) {
     server.setRequestHandler('prompts/list', (r, ctx) => guarded(() => pass.list('prompts/list', 'prompts', r.params ?? {}, ctx.mcpReq.signal)) as never);

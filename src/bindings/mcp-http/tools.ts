@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/server';
+import type { ClientSession } from '../../core/agent.ts';
 import type { Gateway, PublishedTool } from '../../core/gateway-types.ts';
 import { AwaitRequestSchema, QuerySchema } from '../../protocol/nlweb/index.ts';
 
@@ -78,8 +79,8 @@ async function askDescription(gateway: Gateway, agent: string | undefined): Prom
  * `await`, then the agents' tools, named as the gateway qualifies them (`<agent>__<tool>` when more
  * than one agent is configured), never clashing with `ask`/`await`, within 64 characters.
  */
-export async function toolSurface(gateway: Gateway, agent: string | undefined, opts: { tasks?: boolean } = {}): Promise<ToolSurface> {
-  const [description, published] = await Promise.all([askDescription(gateway, agent), gateway.listTools(agent)]);
+export async function toolSurface(gateway: Gateway, agent: string | undefined, opts: { tasks?: boolean; session?: ClientSession } = {}): Promise<ToolSurface> {
+  const [description, published] = await Promise.all([askDescription(gateway, agent), gateway.listTools(agent, opts.session)]);
   const tools: Tool[] = [askTool(description, opts), awaitTool()];
   const routes = new Map<string, ToolRoute>([
     ['ask', { kind: 'ask' }],
@@ -95,6 +96,8 @@ export async function toolSurface(gateway: Gateway, agent: string | undefined, o
       inputSchema: t.inputSchema as Tool['inputSchema'],
       ...(t.outputSchema ? { outputSchema: t.outputSchema as Tool['outputSchema'] } : {}),
       ...(t.annotations ? { annotations: t.annotations } : {}),
+      // No `execution`: the gateway runs every agent tool to its end itself (a tool the upstream
+      // runs only as a task is called task-augmented upstream), so a client calls it plainly.
     });
   }
   return { tools, routes };

@@ -1,0 +1,37 @@
+import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, type Client, type Tool } from '@modelcontextprotocol/client';
+import type { ClientChannel } from '../../src/core/agent.ts';
+import type { McpToolResult } from './result-mapping.ts';
+
+/** A tool result, or the upstream's request for the client's input (2026-07-28 `input_required`). */
+export type RoundResult = McpToolResult & { inputRequired?: { inputRequests: Record<string, unknown>; requestState?: string } };
+
+/**
+ * A `tools/call` between a 2026-07-28 client and a 2026-07-28 upstream, relayed round by round
+ * (MCP 2026-07-28 multi-round-trip requests): the client's answers and the upstream's opaque
+ * `requestState` go up unchanged, the client's declared capabilities ride in the request `_meta`,
+ * and an `input_required` answer comes back to the client instead of being fulfilled here. The
+ * gateway keeps nothing between rounds, so any replica serves the next one.
+ */
+export async function callInRounds(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  meta: Record<string, unknown>,
+  rounds: NonNullable<ClientChannel['rounds']>,
+  options: { signal: AbortSignal; timeout: number; toolDefinition?: Tool },
+): Promise<RoundResult> {
+  const params = {
+    name,
+    arguments: args,
+    ...(rounds.inputResponses ? { inputResponses: rounds.inputResponses } : {}),
+    ...(rounds.requestState !== undefined ? { requestState: rounds.requestState } : {}),
+    _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: rounds.capabilities },
+  };
+  // callTool: it mirrors x-mcp-header parameters into Mcp-Param-* headers (SEP-2243) from the definition.
+  const result: unknown = await client.callTool(params as never, { ...options, allowInputRequired: true } as never);
+  if (isInputRequiredResult(result)) {
+    const r = result as { inputRequests?: Record<string, unknown>; requestState?: string };
+    return { inputRequired: { inputRequests: r.inputRequests ?? {}, ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) } };
+  }
+  return result as McpToolResult;
+}
