@@ -13,8 +13,10 @@ import type { Gateway } from './core/gateway-types.ts';
 import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
 import './bindings/credentials.ts';
+import { publishRejection } from './core/core-events.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/store.ts';
+import { createTelemetry, type Telemetry } from './telemetry/index.ts';
 
 export interface AppOptions {
   /** Overrides the store built from `config.store` (tests share one store between two apps). */
@@ -30,6 +32,9 @@ export interface AppOptions {
 export interface GatewayApp {
   app: Hono;
   gateway: Gateway;
+  telemetry: Telemetry;
+  /** Shutdown's first step: `/readyz` answers 503 from now on (the process still serves). */
+  setDraining(): void;
   close(): Promise<void>;
 }
 
@@ -37,8 +42,9 @@ export interface GatewayApp {
 export async function createApp(config: GatewayConfig, opts: AppOptions = {}): Promise<GatewayApp> {
   const log = opts.log ?? createLogger();
   const ownStore = !opts.store;
-  const store = opts.store ?? createStore(config.store, log);
-  const gateway = await createGateway({
+  const telemetry = createTelemetry({ agents: config.agents });
+  const store = telemetry.instrumentStore(opts.store ?? createStore(config.store, log));
+  const core = await createGateway({
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
@@ -48,6 +54,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     ...(config.defaultAgent ? { defaultAgent: config.defaultAgent } : {}),
     ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
   });
+  const gateway = telemetry.instrumentGateway(core);
+  let draining = false;
   const settings: ServerSettings = {
     bodyLimitBytes: config.server.bodyLimitBytes,
     allowedOrigins: config.server.allowedOrigins,
@@ -64,13 +72,17 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     c.header('X-Request-Id', id);
     await next();
   });
+  app.use('*', telemetry.middleware);
   // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
   if (config.server.corsOrigins.length > 0) {
     const origins = config.server.corsOrigins;
     app.use('*', cors({ origin: origins.includes('*') ? '*' : origins, exposeHeaders: ['Mcp-Session-Id', 'Retry-After'], maxAge: 600 }));
   }
+  // Liveness: the process answers. Nothing else is checked, so a Redis outage never restarts replicas.
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Readiness: this replica should get traffic: not shutting down, and its store answers.
   app.get('/readyz', async (c) => {
+    if (draining) return c.json({ status: 'draining', store: store.kind }, 503);
     try {
       await store.ping();
       return c.json({ status: 'ready', store: store.kind });
@@ -79,6 +91,14 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     }
   });
   app.get('/agents', (c) => c.json({ agents: gateway.listAgents() }));
+  if (config.server.metricsPort === undefined) {
+    // Behind auth when an auth section is configured (the edge sets a verified principal); open otherwise.
+    const authConfigured = Boolean((config as { auth?: unknown }).auth);
+    app.get('/metrics', (c) => {
+      if (authConfigured && !c.get('principal')?.verified) return renderNlwebError(c, new GatewayError('UNAUTHORIZED', 'Metrics need a verified credential'));
+      return telemetry.metricsResponse(c);
+    });
+  }
 
   const bindings = opts.bindings ?? builtinBindings;
   for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
@@ -88,6 +108,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   // anything reaching here is answered as an NLWeb failure, never a stack trace or an HTML page.
   app.onError((err, c) => {
     const gwErr = err instanceof HTTPException ? new GatewayError(err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST', err.message) : toGatewayError(err);
+    if (gwErr.code === 'PAYLOAD_TOO_LARGE') publishRejection('bodyLimitBytes');
     if (gwErr.code === 'INTERNAL_ERROR') log.error({ err: String(err), stack: (err as Error).stack }, 'unhandled error');
     return renderNlwebError(c, gwErr);
   });
@@ -96,9 +117,14 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   return {
     app,
     gateway,
+    telemetry,
+    setDraining: () => {
+      draining = true;
+    },
     close: async () => {
       await gateway.close();
       if (ownStore) await store.close();
+      telemetry.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import type { AgentEntry } from './agents.ts';
 import { GatewayError } from './errors.ts';
 import type { CallOptions } from './gateway-types.ts';
+import { publishRejection } from './core-events.ts';
 
 /**
  * Admission before any agent call: authentication where the agent requires it (401), then the
@@ -19,6 +20,7 @@ export async function admit(entry: AgentEntry, opts: CallOptions, store: Store):
   const who = authorization ? createHash('sha256').update(authorization).digest('base64url').slice(0, 22) : 'anonymous';
   const count = await store.hit(`rate:${entry.config.name}:${who}`, limit.windowMs);
   if (count > limit.requests) {
+    publishRejection('rate_limit', entry.config.name);
     throw new GatewayError('RATE_LIMITED', `Too many requests to agent "${entry.config.name}"`, { retryAfter: Math.ceil(limit.windowMs / 1000) });
   }
 }

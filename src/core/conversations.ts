@@ -1,6 +1,7 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
+import { publishCreated } from './core-events.ts';
 import { newToken } from './ids.ts';
 
 /** Conversation ids a client may send: bounded length and a URL-safe charset (they become store keys). */
@@ -31,6 +32,7 @@ export class Conversations {
     const known = typeof claimed === 'string' && CLIENT_ID.test(claimed) ? claimed : undefined;
     const record = known ? await this.store.getConversation(known, this.opts.idleTtlMs) : null;
     const conversationId = known ?? newToken('conv');
+    if (!record) publishCreated('conversation', agent);
     const view: ConversationView = {
       id: conversationId,
       prev: record?.prev ?? [],

@@ -105,5 +105,11 @@ export interface Gateway {
    */
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void>;
 
+  /**
+   * Graceful shutdown (issue 13): stops taking over other replicas' promises, waits until no promise
+   * call runs here or `deadline` (epoch ms) passes, then releases the rest to the other replicas.
+   */
+  drain(deadline: number): Promise<{ released: number }>;
+
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts'
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { Collected } from './collect.ts';
 import { Conversations } from './conversations.ts';
+import { publishPromise } from './core-events.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
@@ -39,15 +40,32 @@ export interface PromiseHooks {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Sent on the cancel channel when a replica shutting down released its leases: every other replica
+ * sweeps at once instead of at its next tick. Gateway tokens start with `prm_`, so it never names one.
+ */
+export const LEASES_RELEASED = '!leases-released';
+
+/** A call this replica runs for a promise: its abort, its lease renewal timer, its agent. */
+interface Tracked {
+  controller: AbortController;
+  renew: NodeJS.Timeout;
+  agent: string;
+}
+
+/**
  * Promises owned by the gateway (NLWeb 4.1.2, 4.2) over the shared store: any replica answers a
  * check-in or a cancel; the replica running a call holds a renewed lease; a lost replica's calls are
  * failed (or run again) by the survivors' sweeper; cancels reach the runner through store pub/sub.
  */
 export class PromiseService {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Tracked>();
+  /** Tokens handed to other replicas at shutdown: their local run must not settle them. */
+  private readonly released = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private closed = false;
+  /** Shutting down: take over no other replica's promises. */
+  private draining = false;
 
   constructor(
     private readonly store: Store,
@@ -69,7 +87,8 @@ export class PromiseService {
   private async subscribe(): Promise<void> {
     try {
       this.unsubscribe = await this.store.onCancel((token) => {
-        this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+        if (token === LEASES_RELEASED) return void this.sweep();
+        this.running.get(token)?.controller.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
       });
     } catch (err) {
       if (this.closed) return;
@@ -84,6 +103,41 @@ export class PromiseService {
     await this.unsubscribe?.().catch(() => undefined);
   }
 
+  /** How many promise calls run on this replica now. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Shutdown, first step: this replica stops taking over other replicas' promises (its own keep running). */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /**
+   * Shutdown, last step (issue 13 "Graceful shutdown"): hands the promises still running here to the
+   * other replicas at once: renewals stop, the leases are released in the store's lease index, the
+   * local calls are aborted without settling, and the other replicas are told to sweep now (they run
+   * idempotent agents' calls again, and fail the others with WORKER_LOST, as for a lost replica).
+   */
+  async release(): Promise<number> {
+    this.draining = true;
+    const tracked = [...this.running.entries()];
+    for (const [token, t] of tracked) {
+      clearInterval(t.renew);
+      this.released.add(token);
+    }
+    const released = await this.store.releaseLeases(
+      tracked.map(([token]) => token),
+      this.settings.replicaId,
+    );
+    for (const [token, t] of tracked) {
+      t.controller.abort(new GatewayError('CANCELLED', 'This replica is shutting down'));
+      if (released.includes(token)) publishPromise('released', t.agent);
+    }
+    if (released.length > 0) await this.store.publishCancel(LEASES_RELEASED);
+    return released.length;
+  }
+
   /** Turns a call still running here into a promise: stores it, keeps it running, settles it when done. */
   async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string }): Promise<PromiseInfo> {
     const message = 'The agent is working on it';
@@ -92,7 +146,7 @@ export class PromiseService {
       ...(extra.request !== undefined ? { request: extra.request } : {}),
       ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
     });
-    this.track(token, run);
+    this.track(token, agent, run);
     return { token, message };
   }
 
@@ -114,13 +168,13 @@ export class PromiseService {
     const token = newToken('prm');
     const record: PromiseRecord = { ...fields, token, agent, status: 'running', owner: this.settings.replicaId, leaseUntil, createdAt: now, updatedAt: now };
     await this.store.createPromise(record, this.settings.ttlMs);
+    publishPromise('created', agent);
     return token;
   }
 
   /** Keeps a local run's lease alive, reports its progress, and settles its promise when it ends. */
-  private track(token: string, run: LocalRun): void {
+  private track(token: string, agent: string, run: LocalRun): void {
     const { replicaId, leaseMs } = this.settings;
-    this.running.set(token, run.controller);
     const renew = setInterval(() => {
       this.store
         .renewLease(token, replicaId, Date.now() + leaseMs)
@@ -131,6 +185,7 @@ export class PromiseService {
         .catch((err: unknown) => this.log.warn({ err: String(err) }, 'lease renewal failed'));
     }, Math.max(20, leaseMs / 3));
     renew.unref();
+    this.running.set(token, { controller: run.controller, renew, agent });
     let lastProgressWrite = 0;
     run.onProgress((p) => {
       if (Date.now() - lastProgressWrite < 250) return;
@@ -138,16 +193,19 @@ export class PromiseService {
       void this.store.updatePromise(token, replicaId, p).catch(() => undefined);
     });
     void run.done
-      .then((c) => this.finishRun(token, c))
-      .catch((err: unknown) => this.finishRun(token, { response: failureFromError(toGatewayError(err)) }))
+      .then((c) => this.finishRun(token, agent, c))
+      .catch((err: unknown) => this.finishRun(token, agent, { response: failureFromError(toGatewayError(err)) }))
       .finally(() => {
         clearInterval(renew);
         this.running.delete(token);
+        this.released.delete(token);
       });
   }
 
-  private async finishRun(token: string, collected: Collected): Promise<void> {
+  private async finishRun(token: string, agent: string, collected: Collected): Promise<void> {
     const { replicaId } = this.settings;
+    // Released at shutdown: another replica owns it now; what this aborted run says is not the answer.
+    if (this.released.has(token)) return;
     if (collected.upstreamPromise) {
       await this.store.updatePromise(token, replicaId, {
         upstreamToken: collected.upstreamPromise.token,
@@ -158,20 +216,20 @@ export class PromiseService {
       return;
     }
     const failed = collected.response._meta.response_type === 'failure';
-    await this.settleWithRetry(token, failed ? 'failed' : 'done', collected.response);
+    if (await this.settleWithRetry(token, failed ? 'failed' : 'done', collected.response)) publishPromise(failed ? 'failed' : 'done', agent);
   }
 
   /** Settles, retrying briefly through a store blip; if the store stays down the lease sweeper takes over. */
-  private async settleWithRetry(token: string, status: 'done' | 'failed', response: CanonicalResponse): Promise<void> {
+  private async settleWithRetry(token: string, status: 'done' | 'failed', response: CanonicalResponse): Promise<boolean> {
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
-        await this.store.settlePromise(token, { status, response }, this.settings.ttlMs);
-        return;
+        return await this.store.settlePromise(token, { status, response }, this.settings.ttlMs);
       } catch (err) {
         this.log.warn({ attempt, err: String(err) }, 'settling a promise failed; retrying');
         await sleep(250 * 2 ** attempt);
       }
     }
+    return false;
   }
 
   /** 4.2 checkin: the answer when settled, else an updated promise; waits up to `waitMs` (long-poll). */
@@ -199,7 +257,10 @@ export class PromiseService {
     const response = present(record, collected.response);
     const failed = response._meta.response_type === 'failure';
     const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response }, this.settings.readGraceMs);
-    if (won) return response;
+    if (won) {
+      publishPromise(failed ? 'failed' : 'done', record.agent);
+      return response;
+    }
     // A cancel (or another check-in) settled it first: that state is the truth.
     return (await this.mustGet(record.token)).response ?? response;
   }
@@ -210,8 +271,9 @@ export class PromiseService {
     const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
     const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
     if (!won) return present(record, (await this.mustGet(token)).response ?? cancelled);
+    publishPromise('cancelled', record.agent);
     // Abort here at once when this replica runs the call; pub/sub tells the others.
-    this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+    this.running.get(token)?.controller.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
     await this.store.publishCancel(token);
     if (record.upstreamToken) {
       await this.hooks.forwardCancel(record).catch((err: unknown) => this.log.warn({ err: String(err) }, 'upstream cancel failed'));
@@ -227,7 +289,7 @@ export class PromiseService {
 
   /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again). */
   async sweep(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.draining) return;
     try {
       const now = Date.now();
       for (const token of await this.store.expiredLeases(now, 20)) {
@@ -236,11 +298,12 @@ export class PromiseService {
         const again = this.hooks.rerun(claimed);
         if (again) {
           this.log.info({ agent: claimed.agent }, 'running a lost promise again (idempotent agent)');
-          this.track(token, again);
+          this.track(token, claimed.agent, again);
+          publishPromise('rerun', claimed.agent);
           continue;
         }
         const lost = failureResponse('WORKER_LOST', 'The gateway replica running this call was lost before it finished');
-        await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs);
+        if (await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs)) publishPromise('lost', claimed.agent);
       }
     } catch (err) {
       this.log.warn({ err: String(err) }, 'promise sweep failed');

@@ -124,6 +124,14 @@ export class RedisStore implements Store {
     return this.run(() => this.scripts.nlgateExpiredLeases(this.indexKey, now, Math.floor(limit), promisePrefix));
   }
 
+  async releaseLeases(tokens: readonly string[], owner: string): Promise<string[]> {
+    // The renew script with a lease of 0: owner and status are checked, and the index moved, atomically.
+    const done = await Promise.all(
+      tokens.map((token) => this.run(() => this.scripts.nlgateRenewLease(this.promiseKey(token), this.indexKey, token, owner, 0, Date.now()))),
+    );
+    return tokens.filter((_, i) => done[i] === 1);
+  }
+
   async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
     const reply = await this.run(() =>
       this.scripts.nlgateClaimExpiredLease(this.promiseKey(token), this.indexKey, token, newOwner, leaseUntil, now, Date.now()),

@@ -1,5 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { publishCreated } from '../../core/core-events.ts';
 import { newToken } from '../../core/ids.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -43,6 +44,7 @@ export class McpSessions {
     const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown> };
     if (facts.clientInfo) record.clientInfo = facts.clientInfo;
     await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(record), SESSION_IDLE_TTL_MS);
+    publishCreated('mcp');
     return { id, ...facts };
   }
 
