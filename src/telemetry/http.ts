@@ -34,7 +34,8 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
       span?.span.end();
       throw err;
     }
-    const route = routeLabel(routePath(c, -1));
+    // After next(), the route index is the handler that answered (not a later fallback that also matches).
+    const route = routeLabel(routePath(c));
     const protocol = protocolOf(c.req.method, route);
     const finish = (cancelled: boolean) => {
       states.close(requestId);
