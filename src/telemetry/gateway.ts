@@ -65,11 +65,15 @@ export function instrumentGateway(gateway: Gateway, states: RequestStates): Gate
       return traced('forward', agent, { 'mcp.method.name': method }, () => forward(agent, protocol, method, params, opts));
     };
   }
+  const bound = new Map<string | symbol, unknown>();
   return new Proxy(gateway, {
     get(target, key, receiver) {
       if (typeof key === 'string' && key in overrides) return overrides[key as keyof Gateway];
       const value = Reflect.get(target, key, receiver) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      let fn = bound.get(key);
+      if (!fn) bound.set(key, (fn = value.bind(target)));
+      return fn;
     },
   });
 }

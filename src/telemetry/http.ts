@@ -21,6 +21,19 @@ export interface HttpTelemetryOptions {
  * (SSE) response counts as open until its last byte or the client leaving, and is timed to then.
  */
 export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions): MiddlewareHandler {
+  // Label sets are bounded, so their prom-client children are cached: no label hashing per request.
+  const counters = new Map<string, { inc(): void }>();
+  const histograms = new Map<string, { observe(v: number): void }>();
+  const record = (protocol: string, route: string, agent: string, outcome: string, status: string, seconds: number) => {
+    const key = `${protocol}\0${route}\0${agent}\0${outcome}`;
+    let histogram = histograms.get(key);
+    if (!histogram) histograms.set(key, (histogram = metrics.requestDuration.labels({ protocol, route, agent, outcome })));
+    histogram.observe(seconds);
+    const counterKey = `${key}\0${status}`;
+    let counter = counters.get(counterKey);
+    if (!counter) counters.set(counterKey, (counter = metrics.requests.labels({ protocol, route, agent, outcome, status })));
+    counter.inc();
+  };
   return async (c, next) => {
     const started = performance.now();
     const requestId = c.get('requestId');
@@ -42,8 +55,7 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
       const status = c.res.status;
       const agent = agentLabel(agents, state.agent ?? c.req.param('agent'));
       const outcome = cancelled ? 'cancelled' : (state.outcome ?? outcomeOfStatus(status));
-      metrics.requests.inc({ protocol, route, agent, outcome, status: String(status) });
-      metrics.requestDuration.observe({ protocol, route, agent, outcome }, (performance.now() - started) / 1000);
+      record(protocol, route, agent, outcome, String(status), (performance.now() - started) / 1000);
       if (span) endServerSpan(span, route, status, cancelled);
     };
     const res = c.res;

@@ -20,11 +20,12 @@ export function instrumentStore(store: Store, metrics: GatewayMetrics): Store {
       const fn = value as (...args: unknown[]) => unknown;
       const command = String(key);
       const labels = { store: target.kind, command };
+      const duration = metrics.storeDuration.labels(labels);
       const call = UNTIMED.has(command)
         ? fn.bind(target)
         : (...args: unknown[]) => {
             const started = performance.now();
-            const done = () => metrics.storeDuration.observe(labels, (performance.now() - started) / 1000);
+            const done = () => duration.observe((performance.now() - started) / 1000);
             try {
               const result = fn.apply(target, args);
               if (!(result instanceof Promise)) {
