@@ -6,6 +6,7 @@ import { publishPromise } from './core-events.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
+import { retryStoreWrite } from './store-retry.ts';
 import { failureFromError, failureResponse, promiseResponse, withSessionContext } from './responses.ts';
 
 /** Lease value for promises no replica runs (upstream promises: check-ins are forwarded). */
@@ -44,6 +45,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * sweeps at once instead of at its next tick. Gateway tokens start with `prm_`, so it never names one.
  */
 export const LEASES_RELEASED = '!leases-released';
+
+/** Expired leases taken per sweep round. */
+const SWEEP_BATCH = 20;
 
 /** A call this replica runs for a promise: its abort, its lease renewal timer, its agent. */
 interface Tracked {
@@ -87,7 +91,7 @@ export class PromiseService {
   private async subscribe(): Promise<void> {
     try {
       this.unsubscribe = await this.store.onCancel((token) => {
-        if (token === LEASES_RELEASED) return void this.sweep();
+        if (token === LEASES_RELEASED) return void this.sweepAll();
         this.running.get(token)?.controller.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
       });
     } catch (err) {
@@ -206,30 +210,34 @@ export class PromiseService {
     const { replicaId } = this.settings;
     // Released at shutdown: another replica owns it now; what this aborted run says is not the answer.
     if (this.released.has(token)) return;
-    if (collected.upstreamPromise) {
-      await this.store.updatePromise(token, replicaId, {
-        upstreamToken: collected.upstreamPromise.token,
-        ...(collected.upstreamPromise.progress !== undefined ? { progress: collected.upstreamPromise.progress } : {}),
-        ...(collected.upstreamPromise.message ? { message: collected.upstreamPromise.message } : {}),
+    const upstream = collected.upstreamPromise;
+    if (upstream) {
+      await this.whileStoreLives('an upstream promise', async () => {
+        await this.store.updatePromise(token, replicaId, {
+          upstreamToken: upstream.token,
+          ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
+          ...(upstream.message ? { message: upstream.message } : {}),
+        });
+        await this.store.renewLease(token, replicaId, NO_LEASE);
       });
-      await this.store.renewLease(token, replicaId, NO_LEASE);
       return;
     }
     const failed = collected.response._meta.response_type === 'failure';
-    if (await this.settleWithRetry(token, failed ? 'failed' : 'done', collected.response)) publishPromise(failed ? 'failed' : 'done', agent);
+    const won = await this.whileStoreLives('a promise settlement', () =>
+      this.store.settlePromise(token, { status: failed ? 'failed' : 'done', response: collected.response }, this.settings.ttlMs),
+    );
+    if (won) publishPromise(failed ? 'failed' : 'done', agent);
   }
 
-  /** Settles, retrying briefly through a store blip; if the store stays down the lease sweeper takes over. */
-  private async settleWithRetry(token: string, status: 'done' | 'failed', response: CanonicalResponse): Promise<boolean> {
-    for (let attempt = 0; attempt < 4; attempt++) {
-      try {
-        return await this.store.settlePromise(token, { status, response }, this.settings.ttlMs);
-      } catch (err) {
-        this.log.warn({ attempt, err: String(err) }, 'settling a promise failed; retrying');
-        await sleep(250 * 2 ** attempt);
-      }
-    }
-    return false;
+  /**
+   * A write that must land: retried through a store outage (failover, restart) for as long as the
+   * promise may live, so the answer that arrived is kept rather than lost or replaced by the outage.
+   */
+  private whileStoreLives<T>(what: string, write: () => Promise<T>): Promise<T | undefined> {
+    return retryStoreWrite(write, { until: Date.now() + this.settings.ttlMs, stopped: () => this.closed, log: this.log, what }).catch((err: unknown) => {
+      this.log.error({ err: String(err), what }, 'a promise write failed');
+      return undefined;
+    });
   }
 
   /** 4.2 checkin: the answer when settled, else an updated promise; waits up to `waitMs` (long-poll). */
@@ -287,12 +295,18 @@ export class PromiseService {
     return record;
   }
 
-  /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again). */
-  async sweep(): Promise<void> {
-    if (this.closed || this.draining) return;
+  /** Sweeps until no expired lease is left (a replica that shut down may have released many at once). */
+  private async sweepAll(): Promise<void> {
+    for (let round = 0; round < 50 && (await this.sweep()) === SWEEP_BATCH; round++);
+  }
+
+  /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again); returns how many it found. */
+  async sweep(): Promise<number> {
+    if (this.closed || this.draining) return 0;
     try {
       const now = Date.now();
-      for (const token of await this.store.expiredLeases(now, 20)) {
+      const expired = await this.store.expiredLeases(now, SWEEP_BATCH);
+      for (const token of expired) {
         const claimed = await this.store.claimExpiredLease(token, this.settings.replicaId, now + this.settings.leaseMs, now);
         if (!claimed) continue;
         const again = this.hooks.rerun(claimed);
@@ -305,8 +319,10 @@ export class PromiseService {
         const lost = failureResponse('WORKER_LOST', 'The gateway replica running this call was lost before it finished');
         if (await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs)) publishPromise('lost', claimed.agent);
       }
+      return expired.length;
     } catch (err) {
       this.log.warn({ err: String(err) }, 'promise sweep failed');
+      return 0;
     }
   }
 }
