@@ -15,8 +15,10 @@ import type { Gateway } from './core/gateway-types.ts';
 import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
 import './bindings/credentials.ts';
+import { publishRejection } from './core/core-events.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/store.ts';
+import { createTelemetry, type Telemetry } from './telemetry/index.ts';
 
 export interface AppOptions {
   /** Overrides the store built from `config.store` (tests share one store between two apps). */
@@ -32,6 +34,9 @@ export interface AppOptions {
 export interface GatewayApp {
   app: Hono;
   gateway: Gateway;
+  telemetry: Telemetry;
+  /** Shutdown's first step: `/readyz` answers 503 from now on (the process still serves). */
+  setDraining(): void;
   close(): Promise<void>;
 }
 
@@ -39,8 +44,9 @@ export interface GatewayApp {
 export async function createApp(config: GatewayConfig, opts: AppOptions = {}): Promise<GatewayApp> {
   const log = opts.log ?? createLogger();
   const ownStore = !opts.store;
-  const store = opts.store ?? createStore(config.store, log);
-  const gateway = await createGateway({
+  const telemetry = createTelemetry({ agents: config.agents });
+  const store = telemetry.instrumentStore(opts.store ?? createStore(config.store, log));
+  const core = await createGateway({
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
@@ -51,6 +57,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     ...(config.defaultAgent ? { defaultAgent: config.defaultAgent } : {}),
     ...(opts.replicaId ? { replicaId: opts.replicaId } : {}),
   });
+  const gateway = telemetry.instrumentGateway(core);
+  let draining = false;
   const bindings = opts.bindings ?? builtinBindings;
   const edge = createEdge({
     server: config.server,
@@ -80,6 +88,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     c.header('X-Request-Id', id);
     await next();
   });
+  app.use('*', telemetry.middleware);
   // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
   if (config.server.corsOrigins.length > 0) {
     const origins = config.server.corsOrigins;
@@ -87,8 +96,11 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   }
   // Host/Origin, content type, identity, the gateway-wide limit, the access log (src/edge).
   app.use('*', edge.middleware);
+  // Liveness: the process answers. Nothing else is checked, so a Redis outage never restarts replicas.
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  // Readiness: this replica should get traffic: not shutting down, and its store answers.
   app.get('/readyz', async (c) => {
+    if (draining) return c.json({ status: 'draining', store: store.kind }, 503);
     try {
       await store.ping();
       return c.json({ status: 'ready', store: store.kind });
@@ -97,6 +109,14 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     }
   });
   app.get('/agents', (c) => c.json({ agents: gateway.listAgents() }));
+  if (config.server.metricsPort === undefined) {
+    // Behind auth when an auth section is configured (the edge sets a verified principal); open otherwise.
+    const authConfigured = Boolean((config as { auth?: unknown }).auth);
+    app.get('/metrics', (c) => {
+      if (authConfigured && !c.get('principal')?.verified) return renderNlwebError(c, new GatewayError('UNAUTHORIZED', 'Metrics need a verified credential'));
+      return telemetry.metricsResponse(c);
+    });
+  }
 
   for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
   for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
@@ -105,6 +125,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   // anything reaching here is answered as an NLWeb failure, never a stack trace or an HTML page.
   app.onError((err, c) => {
     const gwErr = err instanceof HTTPException ? new GatewayError(err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST', err.message) : reportError(log, c, err, 'gateway');
+    if (gwErr.code === 'PAYLOAD_TOO_LARGE') publishRejection('bodyLimitBytes');
     return renderNlwebError(c, gwErr);
   });
   app.notFound((c) => renderNlwebError(c, new GatewayError('INVALID_REQUEST', `No route for ${c.req.method} ${c.req.path}`), 404));
@@ -112,9 +133,14 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   return {
     app,
     gateway,
+    telemetry,
+    setDraining: () => {
+      draining = true;
+    },
     close: async () => {
       await gateway.close();
       if (ownStore) await store.close();
+      telemetry.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import { builtinAdapters } from '../adapters/index.ts';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
 import { createLogger } from './core/logger.ts';
 import { startServer } from './server.ts';
+import { startTracing } from './telemetry/index.ts';
 
 const USAGE = `Usage: nlgate <command> [--config FILE]
 
@@ -10,7 +11,8 @@ Commands:
   serve          run the gateway (default config: config/gateway.yaml, or $NLGATE_CONFIG)
   check-config   validate a config file and list its agents
 
-Environment: NLGATE_CONFIG (config file), PORT (default 8080), HOST (default 127.0.0.1), LOG_LEVEL (info)`;
+Environment: NLGATE_CONFIG (config file), PORT (default 8080), HOST (default 127.0.0.1), LOG_LEVEL (info),
+  OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER / OTEL_SERVICE_NAME / ... (traces; off when unset)`;
 
 /** The bundled default config, found relative to this file so `npm start` works from any directory. */
 const DEFAULT_CONFIG = fileURLToPath(new URL('../config/gateway.yaml', import.meta.url));
@@ -69,17 +71,39 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   const log = createLogger();
+  const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
-  log.info({ url: running.url, config: loaded.source, agents: loaded.config.agents.map((a) => a.name), store: loaded.config.store.kind }, 'nlgate listening');
+  log.info(
+    {
+      url: running.url,
+      ...(running.metricsUrl ? { metricsUrl: running.metricsUrl } : {}),
+      config: loaded.source,
+      agents: loaded.config.agents.map((a) => a.name),
+      store: loaded.config.store.kind,
+    },
+    'nlgate listening',
+  );
+  let signalled = false;
   const shutdown = (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    // A second signal while draining means "now": exit without waiting for the grace period.
+    if (signalled) process.exit(1);
+    signalled = true;
+    const { shutdownGraceMs, shutdownDelayMs } = loaded.config.server;
+    log.info({ signal, shutdownDelayMs, shutdownGraceMs }, 'shutting down: unready, draining streams and promises');
+    running
+      .shutdown()
+      .then(async ({ released }) => {
+        log.info({ released }, 'shut down');
+        await stopTracing().catch(() => undefined);
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        log.error({ err: String(err) }, 'shutdown failed');
+        process.exit(1);
+      });
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
   return -1; // keep running
 }
 

@@ -35,6 +35,17 @@ export const ServerConfigSchema = z
     trustedProxies: z.array(z.string()).default([]),
     /** Put query text in the access log (off: queries are often personal). */
     logQueries: z.boolean().default(false),
+    /**
+     * Serve `/metrics` on this port instead (on `metricsHost`), for a scrape network apart from the
+     * clients'; then it is not on the main port. Unset: `/metrics` is on the main port (behind auth
+     * when an auth section is configured).
+     */
+    metricsPort: z.coerce.number().int().min(0).max(65535).optional(),
+    metricsHost: z.string().default('127.0.0.1'),
+    /** On SIGTERM, how long open streams and running promises get to finish before leases are released and the process exits. */
+    shutdownGraceMs: z.number().int().nonnegative().default(20_000),
+    /** On SIGTERM, how long `/readyz` says unready while still serving, so load balancers stop sending first. */
+    shutdownDelayMs: z.number().int().nonnegative().default(0),
   })
   .strict();
 

@@ -3,6 +3,7 @@ import type { AgentEntry } from './agents.ts';
 import { GatewayError } from './errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import { anonymousPrincipal } from './principal.ts';
+import { publishRejection } from './core-events.ts';
 
 /**
  * Admission before any agent call (issue 11 "Trust at the edge"): a `requireAuth` agent takes only
@@ -25,6 +26,7 @@ export async function admit(entry: AgentEntry, opts: CallOptions, store: Store):
   if (!limit) return;
   const decision = await store.limiter(`agent:${name}`, limit.requests, limit.windowMs).consume(principal.id);
   if (!decision.allowed) {
+    publishRejection('rate_limit', name);
     throw new GatewayError('RATE_LIMITED', `Too many requests to agent "${name}"`, { retryAfter: Math.ceil(decision.retryAfterMs / 1000) });
   }
 }

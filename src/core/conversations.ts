@@ -2,6 +2,7 @@ import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
 import { GatewayError } from './errors.ts';
+import { publishCreated } from './core-events.ts';
 import { newToken } from './ids.ts';
 import { handleProblem, ownerTag, scopedHandle, scopedId } from './ownership.ts';
 import type { Principal } from './principal.ts';
@@ -65,6 +66,7 @@ export class Conversations {
     const conversationId = claimed ?? newToken('conv');
     const key = scopedId(ownerTag(owner), conversationId);
     const record = claimed !== undefined ? await this.store.getConversation(key, this.opts.idleTtlMs) : null;
+    if (!record) publishCreated('conversation', agent);
     const view: ConversationView = {
       id: key,
       prev: record?.prev ?? [],

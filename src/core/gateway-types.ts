@@ -109,6 +109,11 @@ export interface Gateway {
 
   /** A client session ended: every agent drops what it kept for it (Agent.endSession). */
   endSession?(sessionId: string): Promise<void>;
+  /**
+   * Graceful shutdown (issue 13): stops taking over other replicas' promises, waits until no promise
+   * call runs here or `deadline` (epoch ms) passes, then releases the rest to the other replicas.
+   */
+  drain(deadline: number): Promise<{ released: number }>;
 
   close(): Promise<void>;
 }

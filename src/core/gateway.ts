@@ -232,6 +232,14 @@ class GatewayCore implements Gateway {
     return this.conversations.bindAlias(kind, handle, conversationId, owner);
   }
 
+  async drain(deadline: number): Promise<{ released: number }> {
+    this.promises.drain();
+    while (this.promises.runningCount > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, deadline - Date.now()))));
+    }
+    return { released: this.promises.runningCount > 0 ? await this.promises.release() : 0 };
+  }
+
   async close(): Promise<void> {
     await this.promises.close();
     await this.registry.close();

@@ -2,6 +2,7 @@ import type { CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts'
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { Collected } from './collect.ts';
 import { Conversations } from './conversations.ts';
+import { publishPromise } from './core-events.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
@@ -50,15 +51,35 @@ export interface PromiseHooks {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Sent on the cancel channel when a replica shutting down released its leases: every other replica
+ * sweeps at once instead of at its next tick. Gateway tokens start with `prm_`, so it never names one.
+ */
+export const LEASES_RELEASED = '!leases-released';
+
+/** Expired leases taken per sweep round. */
+const SWEEP_BATCH = 20;
+
+/** A call this replica runs for a promise: its abort, its lease renewal timer, its agent. */
+interface Tracked {
+  controller: AbortController;
+  renew: NodeJS.Timeout;
+  agent: string;
+}
+
+/**
  * Promises owned by the gateway (NLWeb 4.1.2, 4.2) over the shared store: any replica answers a
  * check-in or a cancel; the replica running a call holds a renewed lease; a lost replica's calls are
  * failed (or run again) by the survivors' sweeper; cancels reach the runner through store pub/sub.
  */
 export class PromiseService {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Tracked>();
+  /** Tokens handed to other replicas at shutdown: their local run must not settle them. */
+  private readonly released = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => Promise<void>) | undefined;
   private closed = false;
+  /** Shutting down: take over no other replica's promises. */
+  private draining = false;
 
   constructor(
     private readonly store: Store,
@@ -80,7 +101,8 @@ export class PromiseService {
   private async subscribe(): Promise<void> {
     try {
       this.unsubscribe = await this.store.onCancel((token) => {
-        this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+        if (token === LEASES_RELEASED) return void this.sweepAll();
+        this.running.get(token)?.controller.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
       });
     } catch (err) {
       if (this.closed) return;
@@ -95,6 +117,41 @@ export class PromiseService {
     await this.unsubscribe?.().catch(() => undefined);
   }
 
+  /** How many promise calls run on this replica now. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Shutdown, first step: this replica stops taking over other replicas' promises (its own keep running). */
+  drain(): void {
+    this.draining = true;
+  }
+
+  /**
+   * Shutdown, last step (issue 13 "Graceful shutdown"): hands the promises still running here to the
+   * other replicas at once: renewals stop, the leases are released in the store's lease index, the
+   * local calls are aborted without settling, and the other replicas are told to sweep now (they run
+   * idempotent agents' calls again, and fail the others with WORKER_LOST, as for a lost replica).
+   */
+  async release(): Promise<number> {
+    this.draining = true;
+    const tracked = [...this.running.entries()];
+    for (const [token, t] of tracked) {
+      clearInterval(t.renew);
+      this.released.add(token);
+    }
+    const released = await this.store.releaseLeases(
+      tracked.map(([token]) => token),
+      this.settings.replicaId,
+    );
+    for (const [token, t] of tracked) {
+      t.controller.abort(new GatewayError('CANCELLED', 'This replica is shutting down'));
+      if (released.includes(token)) publishPromise('released', t.agent);
+    }
+    if (released.length > 0) await this.store.publishCancel(LEASES_RELEASED);
+    return released.length;
+  }
+
   /** Turns a call still running here into a promise: stores it, keeps it running, settles it when done. */
   async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string; principal: string }): Promise<PromiseInfo> {
     const message = 'The agent is working on it';
@@ -104,7 +161,7 @@ export class PromiseService {
       ...(extra.request !== undefined ? { request: extra.request } : {}),
       ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
     });
-    this.track(token, run);
+    this.track(token, agent, run);
     return { token, message };
   }
 
@@ -127,13 +184,13 @@ export class PromiseService {
     const token = newToken('prm');
     const record: PromiseRecord = { ...fields, token, agent, status: 'running', owner: this.settings.replicaId, leaseUntil, createdAt: now, updatedAt: now };
     await this.store.createPromise(record, this.settings.ttlMs);
+    publishPromise('created', agent);
     return token;
   }
 
   /** Keeps a local run's lease alive, reports its progress, and settles its promise when it ends. */
-  private track(token: string, run: LocalRun): void {
+  private track(token: string, agent: string, run: LocalRun): void {
     const { replicaId, leaseMs } = this.settings;
-    this.running.set(token, run.controller);
     let ours = true;
     const renew = setInterval(() => {
       this.store
@@ -148,6 +205,7 @@ export class PromiseService {
         .catch((err: unknown) => this.log.warn({ err: String(err) }, 'lease renewal failed'));
     }, Math.max(20, leaseMs / 3));
     renew.unref();
+    this.running.set(token, { controller: run.controller, renew, agent });
     let lastProgressWrite = 0;
     run.onProgress((p) => {
       if (Date.now() - lastProgressWrite < 250) return;
@@ -155,16 +213,19 @@ export class PromiseService {
       void this.store.updatePromise(token, replicaId, p).catch(() => undefined);
     });
     void run.done
-      .then((c) => (ours ? this.finishRun(token, c) : undefined))
-      .catch((err: unknown) => (ours ? this.finishRun(token, { response: failureFromError(toGatewayError(err)) }) : undefined))
+      .then((c) => (ours ? this.finishRun(token, agent, c) : undefined))
+      .catch((err: unknown) => (ours ? this.finishRun(token, agent, { response: failureFromError(toGatewayError(err)) }) : undefined))
       .finally(() => {
         clearInterval(renew);
         this.running.delete(token);
+        this.released.delete(token);
       });
   }
 
-  private async finishRun(token: string, collected: Collected): Promise<void> {
+  private async finishRun(token: string, agent: string, collected: Collected): Promise<void> {
     const { replicaId } = this.settings;
+    // Released at shutdown: another replica owns it now; what this aborted run says is not the answer.
+    if (this.released.has(token)) return;
     const upstream = collected.upstreamPromise;
     if (upstream) {
       await this.whileStoreLives('an upstream promise', async () => {
@@ -178,9 +239,10 @@ export class PromiseService {
       return;
     }
     const failed = collected.response._meta.response_type === 'failure';
-    await this.whileStoreLives('a promise settlement', () =>
+    const won = await this.whileStoreLives('a promise settlement', () =>
       this.store.settlePromise(token, { status: failed ? 'failed' : 'done', response: collected.response }, this.settings.ttlMs),
     );
+    if (won) publishPromise(failed ? 'failed' : 'done', agent);
   }
 
   /**
@@ -219,7 +281,10 @@ export class PromiseService {
     const response = present(record, collected.response);
     const failed = response._meta.response_type === 'failure';
     const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response }, this.settings.readGraceMs);
-    if (won) return response;
+    if (won) {
+      publishPromise(failed ? 'failed' : 'done', record.agent);
+      return response;
+    }
     // A cancel (or another check-in) settled it first: that state is the truth.
     return (await this.store.getPromise(record.token))?.response ?? response;
   }
@@ -230,8 +295,9 @@ export class PromiseService {
     const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
     const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
     if (!won) return present(record, (await this.mustGet(token, caller)).response ?? cancelled);
+    publishPromise('cancelled', record.agent);
     // Abort here at once when this replica runs the call; pub/sub tells the others.
-    this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
+    this.running.get(token)?.controller.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
     await this.store.publishCancel(token);
     if (record.upstreamToken) {
       await this.hooks.forwardCancel(record).catch((err: unknown) => this.log.warn({ err: String(err) }, 'upstream cancel failed'));
@@ -246,25 +312,34 @@ export class PromiseService {
     return record;
   }
 
-  /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again). */
-  async sweep(): Promise<void> {
-    if (this.closed) return;
+  /** Sweeps until no expired lease is left (a replica that shut down may have released many at once). */
+  private async sweepAll(): Promise<void> {
+    for (let round = 0; round < 50 && (await this.sweep()) === SWEEP_BATCH; round++);
+  }
+
+  /** Finds promises whose runner stopped renewing its lease and fails them (or runs them again); returns how many it found. */
+  async sweep(): Promise<number> {
+    if (this.closed || this.draining) return 0;
     try {
       const now = Date.now();
-      for (const token of await this.store.expiredLeases(now, 20)) {
+      const expired = await this.store.expiredLeases(now, SWEEP_BATCH);
+      for (const token of expired) {
         const claimed = await this.store.claimExpiredLease(token, this.settings.replicaId, now + this.settings.leaseMs, now);
         if (!claimed) continue;
         const again = this.hooks.rerun(claimed);
         if (again) {
           this.log.info({ agent: claimed.agent }, 'running a lost promise again (idempotent agent)');
-          this.track(token, again);
+          this.track(token, claimed.agent, again);
+          publishPromise('rerun', claimed.agent);
           continue;
         }
         const lost = failureResponse('WORKER_LOST', 'The gateway replica running this call was lost before it finished');
-        await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs);
+        if (await this.store.settlePromise(token, { status: 'failed', response: lost }, this.settings.ttlMs)) publishPromise('lost', claimed.agent);
       }
+      return expired.length;
     } catch (err) {
       this.log.warn({ err: String(err) }, 'promise sweep failed');
+      return 0;
     }
   }
 }

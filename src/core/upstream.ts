@@ -1,4 +1,7 @@
 import { GatewayError } from './errors.ts';
+import { upstreamChannels, type UpstreamExchange } from './upstream-events.ts';
+
+let exchangeIds = 0;
 
 export interface UpstreamFetchOptions {
   /** Aborts the call (client cancel, promise cancel). */
@@ -18,15 +21,42 @@ export async function fetchUpstream(url: string | URL, init: RequestInit, opts: 
   const timeout = opts.timeoutMs ? AbortSignal.timeout(opts.timeoutMs) : undefined;
   const signals = [opts.signal, timeout].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+  // upstream-events.ts: observers (metrics, traces) see the exchange; they may add headers (traceparent).
+  const exchange = upstreamChannels.request.hasSubscribers || upstreamChannels.end.hasSubscribers ? publishRequest(url, init, opts.agent) : undefined;
   try {
-    return await fetch(url, { ...init, signal });
-  } catch (err) {
-    if (opts.signal?.aborted) throw new GatewayError('CANCELLED', 'The call was cancelled', { cause: err });
-    if (timeout?.aborted) {
-      throw new GatewayError('TIMEOUT', `Agent "${opts.agent}" did not answer within ${opts.timeoutMs} ms`, { cause: err });
+    const res = await fetch(url, { ...init, ...(exchange ? { headers: exchange.headers } : {}), signal });
+    if (exchange) {
+      upstreamChannels.response.publish({ exchange, status: res.status, headers: {} });
+      upstreamChannels.end.publish({ exchange, bytes: 0, durationMs: performance.now() - exchange.startedAt });
     }
-    throw new GatewayError('UPSTREAM_ERROR', `Agent "${opts.agent}" could not be reached`, { cause: err });
+    return res;
+  } catch (err) {
+    const failure = opts.signal?.aborted
+      ? new GatewayError('CANCELLED', 'The call was cancelled', { cause: err })
+      : timeout?.aborted
+        ? new GatewayError('TIMEOUT', `Agent "${opts.agent}" did not answer within ${opts.timeoutMs} ms`, { cause: err })
+        : new GatewayError('UPSTREAM_ERROR', `Agent "${opts.agent}" could not be reached`, { cause: err });
+    if (exchange) upstreamChannels.end.publish({ exchange, error: failure.code, bytes: 0, durationMs: performance.now() - exchange.startedAt });
+    throw failure;
   }
+}
+
+/** Publishes the `request` event of an exchange (until the upstream work times whole bodies, `end` follows the headers). */
+function publishRequest(url: string | URL, init: RequestInit, agent: string): UpstreamExchange {
+  const target = new URL(url);
+  target.username = '';
+  target.password = '';
+  const exchange: UpstreamExchange = {
+    id: ++exchangeIds,
+    agent,
+    method: (init.method ?? 'GET').toUpperCase(),
+    url: target.toString(),
+    headers: {},
+    startedAt: performance.now(),
+  };
+  new Headers(init.headers).forEach((value, name) => (exchange.headers[name] = value));
+  upstreamChannels.request.publish(exchange);
+  return exchange;
 }
 
 /** Reads a JSON body, turning garbage into UPSTREAM_ERROR rather than a SyntaxError. */

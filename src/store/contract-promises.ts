@@ -164,6 +164,25 @@ export function promiseContract(h: () => StoreHarness): void {
       expect(await store.renewLease(dead.token, 'replica-b', now + LONG)).toBe(true);
     });
 
+    it('releaseLeases ends the owner\'s live leases at once: a peer sees them expired and claims them; others are untouched', async () => {
+      const { store } = h();
+      const peer = await h().peer();
+      const now = Date.now();
+      const mine = [runningPromise({ leaseUntil: now + LONG }), runningPromise({ leaseUntil: now + LONG })];
+      const theirs = runningPromise({ owner: 'replica-b', leaseUntil: now + LONG });
+      const settled = runningPromise({ leaseUntil: now + LONG });
+      for (const r of [...mine, theirs, settled]) await store.createPromise(r, LONG);
+      await store.settlePromise(settled.token, { status: 'done', response: answer('x') }, LONG);
+      const asked = [...mine, theirs, settled].map((r) => r.token).concat(newToken());
+      expect((await store.releaseLeases(asked, 'replica-a')).sort()).toEqual(mine.map((r) => r.token).sort());
+      expect(await store.releaseLeases([], 'replica-a')).toEqual([]);
+      // Expired now on every replica: the peer lists and claims them without waiting for the old lease to run out.
+      expect((await peer.expiredLeases(Date.now(), 10)).sort()).toEqual(mine.map((r) => r.token).sort());
+      for (const r of mine) expect(await peer.claimExpiredLease(r.token, 'replica-b', Date.now() + LONG, Date.now())).toMatchObject({ owner: 'replica-b', status: 'running' });
+      expect(await store.getPromise(theirs.token)).toMatchObject({ owner: 'replica-b', leaseUntil: theirs.leaseUntil });
+      expect(await store.getPromise(settled.token)).toMatchObject({ status: 'done' });
+    });
+
     it('a promise disappears after its TTL', async () => {
       const { store } = h();
       const record = runningPromise();

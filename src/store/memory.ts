@@ -107,6 +107,18 @@ export class MemoryStore implements Store {
     return found.slice(0, Math.max(0, limit)).map(([token]) => token);
   }
 
+  async releaseLeases(tokens: readonly string[], owner: string): Promise<string[]> {
+    const released: string[] = [];
+    for (const token of tokens) {
+      const entry = this.ownedRunning(token, owner, Date.now());
+      if (!entry) continue;
+      entry.value.leaseUntil = 0;
+      this.backend.leases.set(token, 0);
+      released.push(token);
+    }
+    return released;
+  }
+
   async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
     const entry = this.backend.livePromise(token, Date.now());
     if (!entry || entry.value.status !== 'running' || entry.value.leaseUntil >= now) return null;

@@ -154,6 +154,15 @@ export class RedisStore implements Store {
       .map(([token]) => token);
   }
 
+  async releaseLeases(tokens: readonly string[], owner: string): Promise<string[]> {
+    // The renew script with a lease of 0 (one script per token, each in its own bucket's slot): owner
+    // and status are checked and the lease index moved, atomically.
+    const done = await Promise.all(
+      tokens.map((token) => this.run(() => this.scripts.nlgateRenewLease(this.promiseKey(token), this.indexKeyOf(token), token, owner, 0, Date.now()))),
+    );
+    return tokens.filter((_, i) => done[i] === 1);
+  }
+
   async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
     const reply = await this.run(() =>
       this.scripts.nlgateClaimExpiredLease(this.promiseKey(token), this.indexKeyOf(token), token, newOwner, leaseUntil, now, Date.now()),

@@ -114,6 +114,12 @@ export interface Store {
    * leaseUntil and returns the updated record; null when the lease is live, already taken, or settled.
    */
   claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null>;
+  /**
+   * Releases the leases of running promises owned by `owner` (a replica shutting down): their lease
+   * ends now, so `expiredLeases` lists them and another replica claims them at once. Returns the
+   * tokens released; promises settled, unknown or owned by another replica are left as they are.
+   */
+  releaseLeases(tokens: readonly string[], owner: string): Promise<string[]>;
   /** Shortens a settled promise's life after its answer was read (a retried read still works briefly). */
   expirePromise(token: string, ttlMs: number): Promise<void>;
 

@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { GatewayError } from '../../core/errors.ts';
+import { publishCreated } from '../../core/core-events.ts';
 import { newToken } from '../../core/ids.ts';
 import { isOwner, ownerTag } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -65,6 +66,7 @@ export class McpSessions {
       );
     }
     await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS);
+    publishCreated('mcp');
     return { id, ...facts };
   }
 
