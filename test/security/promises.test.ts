@@ -7,11 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
+import { ALICE_KEY } from './support.ts';
 import { alice, bob, McpSession, NEVER_ISSUED, nlipMessage, partsOf, postJson, visible, type Fetch } from './owner-support.ts';
 
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await startGateway({
+    auth: { apiKeys: [{ principal: 'alice', key: ALICE_KEY }] },
     defaults: { promiseAfterMs: 50 },
     agents: [
       { name: 'bot', kind: 'scripted' },
@@ -69,7 +71,7 @@ describe('/await by another caller', () => {
 
 describe('/await on a requireAuth agent', () => {
   it('a check-in without credentials is unknown, even from the address that asked; with them it is answered', async () => {
-    const auth = { authorization: 'Bearer alice-secret' };
+    const auth = { authorization: `Bearer ${ALICE_KEY}` };
     const token = await alicesPromise('slow:800 count:1', 'locked', auth);
     const unknown = await awaitAs(alice, NEVER_ISSUED, 'checkin');
     expect(visible(await awaitAs(alice, token, 'checkin'))).toEqual(visible(unknown));

@@ -82,7 +82,7 @@ describe('/metrics after traffic on every protocol', () => {
     // NLIP.
     expect((await post('/nlip', { format: 'text', subformat: 'english', content: 'pasta' })).status).toBe(200);
     // Webtool.
-    expect((await post('/webtools/recipes', { sessionId: 's1', action: 'ask', request: { query: { text: 'pasta' } } })).status).toBe(200);
+    expect((await post('/webtools/recipes', { sessionId: 'metrics-session-0001', action: 'ask', request: { query: { text: 'pasta' } } })).status).toBe(200);
     // MCP (a 2025 client: its session is created and counted), with the real SDK client.
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
     const result = await client.callTool({ name: 'ask', arguments: { query: { text: 'pasta', site: 'recipes' } } });
