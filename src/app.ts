@@ -42,6 +42,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
+    upstreamLimits: config.limits,
     store,
     log,
     baseDir: opts.baseDir ?? process.cwd(),

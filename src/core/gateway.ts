@@ -11,6 +11,7 @@ import { followUpstreamPromises } from './follow.ts';
 import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
 import { newRequestId, newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
+import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   baseDir: string;
   defaultAgent?: string;
   replicaId?: string;
+  /** Caps on upstream replies (config `limits`); the schema's defaults when absent. */
+  upstreamLimits?: UpstreamLimits;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -64,7 +67,7 @@ class GatewayCore implements Gateway {
     this.log = opts.log;
     this.defaults = opts.defaults;
     this.replicaId = opts.replicaId ?? newToken('replica');
-    this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir }, opts.defaultAgent);
+    this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir, ...(opts.upstreamLimits ? { upstreamLimits: opts.upstreamLimits } : {}) }, opts.defaultAgent);
     this.conversations = new Conversations(opts.store, { idleTtlMs: opts.defaults.conversationIdleTtlMs, maxPrev: opts.defaults.maxPrev });
     const d = opts.defaults;
     this.promises = new PromiseService(
