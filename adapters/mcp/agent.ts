@@ -94,7 +94,7 @@ export class McpAgent implements Agent {
     if (protocol !== 'mcp' || !this.config.forward) throw new GatewayError('TOOL_NOT_FOUND', `Agent "${this.name}" does not serve ${method}`);
     try {
       return await this.session(ctx).use((client) =>
-        this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () => forwardRequest(client, method, params, ctx.signal)),
+        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () => forwardRequest(client, method, params, ctx.signal)),
       );
     } catch (err) {
       throw upstreamError(err, this.name, ctx.signal);
@@ -123,6 +123,7 @@ export class McpAgent implements Agent {
         baseDir: this.deps.baseDir,
         log: this.deps.log,
         scopes: this.scopes,
+        ...(this.deps.upstream ? { http: this.deps.upstream } : {}),
         onToolsChanged: () => this.toolsChanged(),
         ...(auth ? { authorization: auth } : {}),
       });
@@ -165,7 +166,7 @@ export class McpAgent implements Agent {
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
-          this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
+          this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () =>
             client.callTool({ name, arguments: args, _meta: { progressToken } }, { signal: ctx.signal, timeout }),
           ),
         ),

@@ -108,22 +108,38 @@ export class UpstreamClient {
     }
   }
 
-  /** A Fetch-compatible function with the same policy, for SDK transports (MCP's `fetch` option). */
-  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = input instanceof Request ? input.url : input;
-    const headers: Record<string, string> = {};
-    new Headers(input instanceof Request ? input.headers : undefined).forEach((v, k) => (headers[k] = v));
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const raw = init?.body;
-    const body = raw === undefined || raw === null ? undefined : typeof raw === 'string' ? raw : await new Response(raw).text();
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() as UpstreamRequest['method'];
-    const signal = init?.signal ?? undefined;
-    const res = await this.request({ url, method, headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}), bodyIdleMs: 0 });
-    const nullBody = res.status === 204 || res.status === 205 || res.status === 304 || method === 'HEAD';
-    if (nullBody) res.cancel();
-    const status = res.status < 200 || res.status > 599 ? 502 : res.status;
-    return new Response(nullBody ? null : res.webStream(), { status, headers: res.headers.toRecord() });
-  };
+  /**
+   * A Fetch-compatible function with the same policy, for SDK transports (MCP's `fetch` option):
+   * `headers` (the agent's configured ones) are set on every request over what the SDK sent;
+   * `requestId` names the inbound request a call serves, when the caller can tell.
+   */
+  fetchFunction(opts: { headers?: Record<string, string>; requestId?: () => string | undefined } = {}): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+    return async (input, init) => {
+      const url = input instanceof Request ? input.url : input;
+      const headers: Record<string, string> = {};
+      if (input instanceof Request) input.headers.forEach((v, k) => (headers[k] = v));
+      new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+      for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v;
+      const raw = init?.body;
+      const body = raw === undefined || raw === null ? undefined : typeof raw === 'string' ? raw : await new Response(raw).text();
+      const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase() as UpstreamRequest['method'];
+      const signal = init?.signal ?? undefined;
+      const requestId = opts.requestId?.();
+      const res = await this.request({
+        url,
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        ...(signal ? { signal } : {}),
+        ...(requestId !== undefined ? { requestId } : {}),
+        bodyIdleMs: 0,
+      });
+      const nullBody = res.status === 204 || res.status === 205 || res.status === 304 || method === 'HEAD';
+      if (nullBody) res.cancel();
+      const status = res.status < 200 || res.status > 599 ? 502 : res.status;
+      return new Response(nullBody ? null : res.webStream(), { status, headers: res.headers.toRecord() });
+    };
+  }
 
   /** Closes the pools this client owns. */
   async close(): Promise<void> {

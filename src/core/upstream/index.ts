@@ -3,4 +3,4 @@ export { UpstreamClient, DEFAULT_UPSTREAM_LIMITS, MAX_REDIRECTS, type UpstreamCl
 export { assertUpstreamOk, cancelledError, isTooLarge } from './errors.ts';
 export { UpstreamPools, DEFAULT_POOL_SETTINGS, type PoolSettings } from './pools.ts';
 export { UpstreamHeaders, UpstreamResponse } from './response.ts';
-export { displayUrl, parseUpstreamUrl } from './url.ts';
+export { displayUrl, parseUpstreamUrl, redactUrlCredentials } from './url.ts';

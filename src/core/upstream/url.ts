@@ -31,3 +31,8 @@ export function displayUrl(url: string | URL): string {
     return '[invalid url]';
   }
 }
+
+/** Removes user-info from every URL inside a text (an error message that quotes a URL), for logs. */
+export function redactUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1');
+}
