@@ -74,7 +74,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   app.get('/readyz', async (c) => {
     try {
       await store.ping();
-      return c.json({ status: 'ready', store: store.kind });
+      // The replica id tells workers and replicas apart (the lease owner of the promises it runs).
+      return c.json({ status: 'ready', store: store.kind, replica: gateway.replicaId });
     } catch {
       return c.json({ status: 'unavailable', store: store.kind }, 503);
     }

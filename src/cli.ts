@@ -3,6 +3,7 @@ import { builtinAdapters } from '../adapters/index.ts';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
 import { createLogger } from './core/logger.ts';
 import { startServer } from './server.ts';
+import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
 
 const USAGE = `Usage: nlgate <command> [--config FILE]
 
@@ -56,6 +57,19 @@ async function main(args: string[]): Promise<number> {
     }
     throw err;
   }
+  // WORKERS may override server.workers: the memory store still needs exactly one.
+  let workers: number;
+  try {
+    workers = workerCount(loaded.config);
+  } catch (err) {
+    console.error(`Invalid config ${loaded.source}:\n  - ${(err as Error).message}`);
+    return 1;
+  }
+  const workersInvalid = workersProblem(loaded.config, workers);
+  if (workersInvalid) {
+    console.error(`Invalid config ${loaded.source}:\n  - ${workersInvalid}`);
+    return 1;
+  }
   if (command === 'check-config') {
     // Build every agent too: a catalog file that does not parse or a bad command is a config error.
     const problem = await buildAgents(loaded);
@@ -66,9 +80,11 @@ async function main(args: string[]): Promise<number> {
     console.log(`${loaded.source}: valid`);
     for (const a of loaded.config.agents) console.log(`  agent ${a.name} (${a.kind})`);
     console.log(`  store: ${loaded.config.store.kind}`);
+    console.log(`  workers: ${workers}`);
     return 0;
   }
   const log = createLogger();
+  if (workers > 1 && !isWorker()) return runPrimary(workers, log);
   const running = await startServer(loaded, log);
   log.info({ url: running.url, config: loaded.source, agents: loaded.config.agents.map((a) => a.name), store: loaded.config.store.kind }, 'nlgate listening');
   const shutdown = (signal: string) => {

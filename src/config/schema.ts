@@ -28,6 +28,11 @@ export const ServerConfigSchema = z
     /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
     corsOrigins: z.array(z.string()).default([]),
     publicUrl: z.url().optional(),
+    /**
+     * Gateway processes on this machine (Node `cluster`, sharing the listener and the store):
+     * `auto` is one per core. More than one needs the Redis store. `WORKERS` overrides it.
+     */
+    workers: z.union([z.literal('auto'), z.number().int().positive().max(256)]).default(1),
   })
   .strict();
 
@@ -122,6 +127,10 @@ export const GatewayConfigSchema = z
       if (seen.has(a.name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `duplicate agent name "${a.name}"` });
       seen.add(a.name);
     });
+    if (cfg.server.workers !== 1 && cfg.store.kind === 'memory') {
+      const message = `workers: ${cfg.server.workers} needs the Redis store (the memory store keeps state inside one process): set workers: 1, or store: { kind: redis, url: ... }`;
+      ctx.addIssue({ code: 'custom', path: ['server', 'workers'], message });
+    }
     if (cfg.defaultAgent !== undefined && !seen.has(cfg.defaultAgent)) {
       ctx.addIssue({ code: 'custom', path: ['defaultAgent'], message: `no agent is named "${cfg.defaultAgent}"` });
     }
