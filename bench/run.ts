@@ -104,6 +104,8 @@ async function main(): Promise<void> {
     { name: 'promised', kind: 'nlweb', url: slow.url, streaming: false, promiseAfterMs: 20 },
   ];
   const redisStore = { kind: 'redis', url: redis.url, prefix: 'bench:' };
+  // The load comes from one address: the gateway-wide rate limit would measure itself.
+  const limits = { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 }, maxConnections: 100_000 };
   const rows: Row[] = [];
   const extra: Record<string, unknown> = {};
   let mem: BenchGateway | undefined;
@@ -111,8 +113,8 @@ async function main(): Promise<void> {
   let many: BenchGateway | undefined;
   let nginxMany: Nginx | undefined;
   try {
-    mem = await startGateway({ defaults, agents });
-    red = await startGateway({ defaults, agents, store: redisStore });
+    mem = await startGateway({ defaults, limits, agents });
+    red = await startGateway({ defaults, limits, agents, store: redisStore });
     console.log(`gateway runner: ${mem.runner}`);
     const askSpec = (url: string) => ({ url: `${url}/ask`, body: ASK, headers: JSON_HEADERS });
 
@@ -162,7 +164,7 @@ async function main(): Promise<void> {
     console.log(`\nworkers: auto (${cores}) with Redis against nginx with ${cores} workers`);
     await red.stop();
     red = undefined;
-    many = await startGateway({ defaults, agents, store: redisStore, server: { workers: 'auto' } }, cores);
+    many = await startGateway({ defaults, limits, agents, store: redisStore, server: { workers: 'auto' } }, cores);
     if (haveNginx) {
       nginxMany = await startNginx(cores);
       rows.push(await load('nlweb-json', `nginx x${cores}`, askSpec(nginxMany.proxyUrl)));

@@ -85,6 +85,8 @@ export const LimitsSchema = z
     maxUpstreamBodyBytes: z.number().int().positive().default(8 * 1_048_576),
     /** Largest single upstream SSE event or stream frame, in bytes. */
     maxUpstreamEventBytes: z.number().int().positive().default(1_048_576),
+    /** Sockets open to one upstream origin at once (an open SSE answer holds one); further calls queue. */
+    maxUpstreamConnections: z.number().int().positive().default(4_096),
   })
   .strict();
 

@@ -4,7 +4,7 @@ import type { AdapterFactory, Agent, AgentDescription, CommonAgentConfig } from 
 import { GatewayError } from './errors.ts';
 import type { AgentInfo } from './gateway-types.ts';
 import type { Logger } from './logger.ts';
-import { UpstreamClient, UpstreamPools, type UpstreamLimits } from './upstream/index.ts';
+import { poolSettings, UpstreamClient, UpstreamPools, type UpstreamLimits } from './upstream/index.ts';
 
 /** One configured agent: its instance, its settings and its cached description. */
 export interface AgentEntry {
@@ -21,7 +21,7 @@ export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
   private readonly defaultName: string;
   /** One pool per upstream origin, shared by every agent of this gateway. */
-  private readonly pools = new UpstreamPools();
+  private readonly pools: UpstreamPools;
 
   constructor(
     configs: ReadonlyArray<CommonAgentConfig & Record<string, unknown>>,
@@ -29,6 +29,7 @@ export class AgentRegistry {
     deps: { log: Logger; baseDir: string; upstreamLimits?: UpstreamLimits },
     defaultAgent?: string,
   ) {
+    this.pools = new UpstreamPools(poolSettings(deps.upstreamLimits));
     const factories = new Map(adapters.map((a) => [a.kind, a]));
     for (const config of configs) {
       const factory = factories.get(config.kind);

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors.ts';
 import { upstreamChannels, type UpstreamExchange } from '../upstream-events.ts';
 import { requestError } from './errors.ts';
-import { UpstreamPools } from './pools.ts';
+import { DEFAULT_POOL_SETTINGS, UpstreamPools } from './pools.ts';
 import { UpstreamHeaders, UpstreamResponse } from './response.ts';
 import { parseUpstreamUrl, type ParsedUpstreamUrl } from './url.ts';
 
@@ -13,6 +13,8 @@ export interface UpstreamLimits {
   maxUpstreamBodyBytes: number;
   /** Largest single SSE event or stream frame, in bytes. */
   maxUpstreamEventBytes: number;
+  /** Sockets per upstream origin (the pool's size); absent: DEFAULT_POOL_SETTINGS. */
+  maxUpstreamConnections?: number;
 }
 
 /** The defaults of config `limits` (src/config/schema.ts), for adapters built without a gateway. */
@@ -55,6 +57,11 @@ export interface UpstreamRequest {
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** Pool settings with the configured connection cap. */
+export function poolSettings(limits: UpstreamLimits | undefined) {
+  return limits?.maxUpstreamConnections ? { ...DEFAULT_POOL_SETTINGS, connections: limits.maxUpstreamConnections } : DEFAULT_POOL_SETTINGS;
+}
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const URL_CACHE_SIZE = 64;
 let exchangeIds = 0;
@@ -79,7 +86,7 @@ export class UpstreamClient {
     this.kind = opts.kind;
     this.limits = opts.limits ?? DEFAULT_UPSTREAM_LIMITS;
     this.ownsPools = opts.pools === undefined;
-    this.pools = opts.pools ?? new UpstreamPools();
+    this.pools = opts.pools ?? new UpstreamPools(poolSettings(this.limits));
   }
 
   /** Sends `req`, following same-origin redirects; resolves once the final response's headers arrived. */

@@ -10,7 +10,7 @@ export interface PoolSettings {
   connectTimeoutMs: number;
 }
 
-export const DEFAULT_POOL_SETTINGS: PoolSettings = Object.freeze({ connections: 256, keepAliveTimeoutMs: 4_000, connectTimeoutMs: 10_000 });
+export const DEFAULT_POOL_SETTINGS: PoolSettings = Object.freeze({ connections: 4_096, keepAliveTimeoutMs: 4_000, connectTimeoutMs: 10_000 });
 
 /**
  * One undici `Pool` per upstream origin (RFC 9110 4.3.1: scheme, host, port), created on first use:
