@@ -17,12 +17,20 @@ function parseJson(text: string): unknown {
 }
 
 /** SSE `data:` frames as JSON values, as they arrive; comments (`: keepalive`) are dropped by readSse. */
-export async function* sseFrames(messages: AsyncIterable<SseMessage>): AsyncGenerator<unknown> {
+export async function* sseFrames(messages: AsyncIterable<SseMessage>, agent = 'upstream'): AsyncGenerator<unknown> {
   for await (const message of messages) {
     const value = parseJson(message.data);
-    if (value !== undefined) yield value;
+    if (value !== undefined) {
+      yield value;
+      continue;
+    }
     // Some servers put several frames on one `data:` line, back to back.
-    else yield* splitConcatenatedJson(message.data).values;
+    const split = splitConcatenatedJson(message.data);
+    yield* split.values;
+    // Garbage between frames is skipped, but a frame the stream ended in the middle of is a cut stream.
+    if (message.incomplete && split.rest.trim() !== '') {
+      throw new GatewayError('UPSTREAM_ERROR', `Agent "${agent}" ended its stream in the middle of a frame`);
+    }
   }
 }
 
@@ -54,13 +62,13 @@ async function* once(text: string): AsyncGenerator<Uint8Array> {
 /** The frames of an `/ask` or function-call `/mcp` reply: SSE as it arrives, JSON at once. */
 export async function* replyFrames(res: UpstreamResponse, agent: string, signal: AbortSignal): AsyncGenerator<unknown> {
   if (isEventStream(res)) {
-    yield* sseFrames(res.sse());
+    yield* sseFrames(res.sse(), agent);
     return;
   }
   const text = await res.text();
   // Some servers label SSE as text/plain; a body of `data:` lines is still SSE.
   if (/^\s*(data:|:|event:)/.test(text)) {
-    yield* sseFrames(readSse(once(text), { signal }));
+    yield* sseFrames(readSse(once(text), { signal }), agent);
     return;
   }
   const value = parseJson(text);
