@@ -50,7 +50,13 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
   let out = '';
   let started = false;
   child.stdout!.on('data', (d: Buffer) => !started && (out += d));
-  child.stderr!.on('data', (d: Buffer) => !started && (out += d));
+  // After start, keep only the tail of stderr: a crash under load is reported with it.
+  let tail = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    if (!started) out += d;
+    tail = (tail + d).slice(-4000);
+  });
+  child.once('exit', (code, signal) => started && console.error(`gateway ${child.pid} exited (${code ?? signal}):\n${tail}`));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
     const check = () => {
