@@ -2,30 +2,37 @@
  * `npm run bench:streams` (issue 12 "Streams at scale"): holds BENCH_STREAMS (default 10,000) SSE
  * answers open at once through one gateway process, then reports the gateway's RSS. The upstream
  * (in this process) sends `start` and one result, then only keep-alive comments until released.
- * Run through bench/sse-streams.sh, which raises `ulimit -n` for the three processes' sockets.
+ * Run through bench/sse-streams.sh, which raises `ulimit -n` as far as the hard limit allows: the
+ * gateway holds two sockets per stream, so a hard limit of N file descriptors allows about N / 2.
  */
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
 import { startGateway } from './lib/gateway.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
 const OPEN_CONCURRENCY = 500;
 
-async function main(): Promise<void> {
-  const held = new Set<ServerResponse>();
-  const upstream = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write('event: start\ndata: {"_meta":{"version":"0.55"}}\n\nevent: result\ndata: {"index":0,"item":{"name":"Held","url":"https://x.example/held"}}\n\n');
-    held.add(res);
-    res.once('close', () => held.delete(res));
-  });
-  upstream.maxConnections = STREAMS * 2;
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const keepalive = setInterval(() => held.forEach((r) => r.write(': keepalive\n\n')), 10_000);
+/** Starts bench/lib/held-upstream.ts as a child; resolves with its URL and a way to ask how many streams it holds. */
+async function startHeldUpstream(): Promise<{ url: string; held(): Promise<number>; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./lib/held-upstream.ts', import.meta.url).pathname], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const next = () => new Promise<string>((r) => lines.once('line', r));
+  const url = await next();
+  return {
+    url,
+    held: async () => {
+      const answer = next();
+      child.stdin!.write('held?\n');
+      return Number(await answer);
+    },
+    stop: () => child.stdin!.end(),
+  };
+}
 
+async function main(): Promise<void> {
+  const upstream = await startHeldUpstream();
+  const upstreamUrl = upstream.url;
   const gw = await startGateway({
     limits: { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 }, maxConnections: STREAMS * 2, maxUpstreamConnections: STREAMS * 2 },
     defaults: { timeoutMs: 600_000, promiseAfterMs: 600_000 },
@@ -68,14 +75,12 @@ async function main(): Promise<void> {
     if ((i / OPEN_CONCURRENCY) % 4 === 0) console.log(`  ${opened} open, ${failed} failed, gateway RSS ${gw.rssMiB()} MiB`);
   }
   const heldRss = gw.rssMiB();
-  const result = { streams: STREAMS, opened, failed, upstreamHeld: held.size, idleRssMiB: idleRss, heldRssMiB: heldRss, perStreamKiB: Math.round(((heldRss - idleRss) * 1024) / Math.max(1, opened)), openSeconds: Math.round((performance.now() - started) / 100) / 10 };
+  const result = { streams: STREAMS, opened, failed, upstreamHeld: await upstream.held(), idleRssMiB: idleRss, heldRssMiB: heldRss, perStreamKiB: Math.round(((heldRss - idleRss) * 1024) / Math.max(1, opened)), openSeconds: Math.round((performance.now() - started) / 100) / 10 };
   console.log(JSON.stringify(result, null, 2));
   bodies.forEach((b) => b.destroy());
-  clearInterval(keepalive);
   await gw.stop();
   await client.destroy();
-  held.forEach((r) => r.destroy());
-  upstream.close();
+  upstream.stop();
 }
 
 main().catch((err: unknown) => {

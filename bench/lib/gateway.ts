@@ -56,7 +56,8 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
     if (!started) out += d;
     tail = (tail + d).slice(-4000);
   });
-  child.once('exit', (code, signal) => started && console.error(`gateway ${child.pid} exited (${code ?? signal}):\n${tail}`));
+  let stopping = false;
+  child.once('exit', (code, signal) => started && !stopping && console.error(`gateway ${child.pid} exited (${code ?? signal}):\n${tail}`));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
     const check = () => {
@@ -79,6 +80,7 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
     runner,
     rssMiB: () => Math.round([child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + rssOf(p), 0)),
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
