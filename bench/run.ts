@@ -15,6 +15,7 @@ import { startRedis } from '../test/support/redis.ts';
 import { startGateway, type BenchGateway } from './lib/gateway.ts';
 import { drive, wrkAvailable, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { nginxAvailable, startNginx, type Nginx } from './lib/nginx.ts';
+import { FIXTURE, startMcpProxy, toolCallSpec, type McpTarget } from './lib/mcp-compare.ts';
 import { roundTripsPer } from './lib/redis-trips.ts';
 import { sequential, sseTimes } from './lib/sequential.ts';
 import { startNodeUpstream } from './lib/slow-upstream.ts';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     { name: 'up', kind: 'nlweb', url: upstreamUrl, streaming: false },
     { name: 'upsse', kind: 'nlweb', url: `${upstreamUrl}/sse`, streaming: true },
     { name: 'promised', kind: 'nlweb', url: slow.url, streaming: false, promiseAfterMs: 20 },
+    { name: 'mcpfix', kind: 'mcp', command: FIXTURE.command, args: FIXTURE.args },
   ];
   const redisStore = { kind: 'redis', url: redis.url, prefix: 'bench:' };
   // The load comes from one address: the gateway-wide rate limit would measure itself.
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
   let red: BenchGateway | undefined;
   let many: BenchGateway | undefined;
   let nginxMany: Nginx | undefined;
+  let proxy: McpTarget | undefined;
   try {
     mem = await startGateway({ defaults, limits, agents });
     red = await startGateway({ defaults, limits, agents, store: redisStore });
@@ -127,6 +130,15 @@ async function main(): Promise<void> {
         rows.push(await load(s.scenario, target, s.spec, gw));
       }
     }
+
+    console.log('\nMCP tools/call to one stdio MCP server: through nlgate and through mcp-proxy');
+    proxy = await startMcpProxy();
+    const viaProxy = await toolCallSpec(proxy.url);
+    rows.push(await load('mcp-tools/call', 'mcp-proxy', { url: proxy.url, ...viaProxy }));
+    const viaGateway = await toolCallSpec(`${mem.url}/agents/mcpfix/mcp`);
+    rows.push(await load('mcp-tools/call', 'nlgate memory', { url: `${mem.url}/agents/mcpfix/mcp`, ...viaGateway }, mem));
+    await proxy.stop();
+    proxy = undefined;
 
     console.log('\nsequential (1 connection)');
     const seq = {
@@ -171,14 +183,14 @@ async function main(): Promise<void> {
     }
     rows.push(await load('nlweb-json', `nlgate redis x${cores}`, { url: `${many.url}/agents/up/ask`, body: ASK, headers: JSON_HEADERS }, many));
   } finally {
-    await Promise.all([mem?.stop(), red?.stop(), many?.stop(), nginxMany?.stop()]);
+    await Promise.all([mem?.stop(), red?.stop(), many?.stop(), nginxMany?.stop(), proxy?.stop()]);
     await Promise.all([nginx1?.stop(), nodeUpstream?.close(), slow.close(), redis.stop()]);
   }
 
   const find = (scenario: string, target: string) => rows.find((r) => r.scenario === scenario && r.target === target);
   const nginxRps = find('nlweb-json', 'nginx proxy_pass')?.rps;
   const ratios = rows.map((r) => {
-    const passThrough = find('nlweb-json', r.target)?.rps;
+    const passThrough = r.scenario === 'mcp-tools/call' ? find('mcp-tools/call', 'mcp-proxy')?.rps : find('nlweb-json', r.target)?.rps;
     const nginxSame = r.target.includes(' x') ? find('nlweb-json', `nginx x${cores}`)?.rps : nginxRps;
     return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null };
   });
