@@ -1,143 +1,211 @@
 /**
- * `npm run bench`: what the gateway adds, measured against calling the upstream directly in the
- * same run. Starts a real NLWeb v0.55 upstream (in this process), a throwaway redis-server, and two
- * gateway processes (memory store and Redis store); then times sequential requests and counts the
- * Redis round trips per ask (MONITOR, top-level commands only). Prints a table and writes bench/results/latest.json. Never part of `npm test`.
+ * `npm run bench` (docs/benchmarks.md): in one run, on the same static NLWeb upstream (nginx
+ * `return 200`), the upstream direct, nginx `proxy_pass` in front of it, nlgate with the memory
+ * store, nlgate with the Redis store, and `workers: auto` against nginx with as many workers.
+ * Writes bench/results/<date>.json and bench/results/latest.json and prints a table. Never part
+ * of `npm test`.
  *
- * Options (env): BENCH_N (requests per scenario, default 300), BENCH_WARMUP (default 30).
+ * Env: BENCH_DURATION (seconds per load run, default 5), BENCH_CONNECTIONS (default 32),
+ * BENCH_SEQ_N (sequential requests, default 300), BENCH_QUICK=1 (2 s runs, 100 sequential),
+ * BENCH_TOOL=autocannon (instead of wrk).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
-import { startV055Agent } from '../test/nlweb/agents/v055-agent.ts';
-import { REPO_ROOT } from '../test/support/gateway.ts';
-import { spawnGateway } from '../test/support/process.ts';
+import { availableParallelism } from 'node:os';
 import { startRedis } from '../test/support/redis.ts';
+import { startGateway, type BenchGateway } from './lib/gateway.ts';
+import { drive, wrkAvailable, type LoadResult, type LoadSpec } from './lib/load.ts';
+import { nginxAvailable, startNginx, type Nginx } from './lib/nginx.ts';
+import { FIXTURE, startMcpProxy, toolCallSpec, type McpTarget } from './lib/mcp-compare.ts';
+import { roundTripsPer } from './lib/redis-trips.ts';
+import { sequential, sseTimes } from './lib/sequential.ts';
+import { startNodeUpstream } from './lib/slow-upstream.ts';
 
-const N = Number(process.env.BENCH_N ?? 300);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const QUICK = process.env.BENCH_QUICK === '1';
+const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const SEQ_N = Number(process.env.BENCH_SEQ_N ?? (QUICK ? 100 : 300));
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const ASK = JSON.stringify({ query: { text: 'pasta' }, prefer: { streaming: false } });
 
-interface Stats { n: number; mean: number; p50: number; p95: number; p99: number }
-
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  const round = (x: number) => Math.round(x * 1000) / 1000;
-  return { n: s.length, mean: round(s.reduce((a, b) => a + b, 0) / s.length), p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)) };
+interface Row extends LoadResult {
+  scenario: string;
+  target: string;
+  rssMiB?: number;
 }
 
-async function time(fn: () => Promise<unknown>): Promise<Stats> {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const t = performance.now();
-    await fn();
-    samples.push(performance.now() - t);
-  }
-  return stats(samples);
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
+  const res = await fetch(url, { method: 'POST', headers: { ...JSON_HEADERS, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => {
-    const text = await r.text();
-    if (r.status >= 300) throw new Error(`${url} answered ${r.status}: ${text.slice(0, 200)}`);
-    return text;
-  });
+/** An MCP session on the gateway (initialize + initialized), for `tools/call` runs. */
+async function mcpSession(base: string): Promise<Record<string, string>> {
+  const accept = { accept: 'application/json, text/event-stream' };
+  const init = await post(`${base}/agents/up/mcp`, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }, accept);
+  const session = init.headers.get('mcp-session-id');
+  if (!session) throw new Error(`MCP initialize failed: ${init.status} ${init.text.slice(0, 200)}`);
+  const headers = { ...accept, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  await post(`${base}/agents/up/mcp`, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  return headers;
+}
 
-/**
- * Counts the commands clients send to Redis while `fn` runs `n` times, through MONITOR. Commands a
- * Lua script runs inside Redis are reported with source "lua" and are not round trips: they are
- * left out, so the figure is what crosses the network.
- */
-async function commandsPer(url: string, n: number, fn: () => Promise<unknown>): Promise<{ perCall: number; byCommand: Record<string, number> }> {
-  await fn(); // loads the Lua scripts (EVALSHA misses) outside the measurement
-  const counts: Record<string, number> = {};
-  const monitorClient = new Redis(url);
-  const monitor = await monitorClient.monitor();
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source === 'lua') return;
-    const name = args[0]!.toLowerCase();
-    counts[name] = (counts[name] ?? 0) + 1;
-  });
-  for (let i = 0; i < n; i++) await fn();
-  await new Promise((r) => setTimeout(r, 100));
-  monitor.disconnect();
-  monitorClient.disconnect();
-  const byCommand = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n]));
-  return { perCall: Object.values(byCommand).reduce((a, b) => a + b, 0), byCommand };
+/** The request specs of every gateway scenario, prepared against a running gateway. */
+async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; spec: Omit<LoadSpec, 'connections' | 'durationS'>; check: () => Promise<boolean> }>> {
+  const base = gw.url;
+  const first = JSON.parse((await post(`${base}/agents/up/ask`, ASK)).text);
+  const secondTurn = JSON.stringify({ query: { text: 'and vegetarian?' }, prefer: { streaming: false }, meta: { session_context: first._meta.session_context } });
+  const promised = JSON.parse((await post(`${base}/agents/promised/ask`, ASK)).text);
+  const token = promised.promise?.token as string | undefined;
+  if (!token) throw new Error(`no promise: ${JSON.stringify(promised).slice(0, 200)}`);
+  await post(`${base}/await`, { promise_token: token, action: 'checkin', wait_ms: 5000 });
+  const checkin = JSON.stringify({ promise_token: token, action: 'checkin' });
+  const mcpHeaders = await mcpSession(base);
+  const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: { text: 'pasta' } } } });
+  const webtoolVersion = JSON.parse(await (await fetch(`${base}/webtools/up`)).text()).version as string;
+  const webtool = JSON.stringify({ version: webtoolVersion, action: 'ask', request: { query: { text: 'pasta' } } });
+  const nlip = JSON.stringify({ format: 'text', subformat: 'english', content: 'pasta' });
+  const ok = (url: string, body: string, headers: Record<string, string> = {}, expect = 'Pasta 3') => async () => {
+    const r = await post(url, body, headers);
+    return r.status === 200 && r.text.includes(expect);
+  };
+  return [
+    { scenario: 'nlweb-json', spec: { url: `${base}/agents/up/ask`, body: ASK, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/ask`, ASK) },
+    { scenario: 'nlweb-sse', spec: { url: `${base}/agents/upsse/ask`, body: JSON.stringify({ query: { text: 'pasta' } }), headers: { ...JSON_HEADERS, accept: 'text/event-stream' } }, check: ok(`${base}/agents/upsse/ask`, JSON.stringify({ query: { text: 'pasta' } }), { accept: 'text/event-stream' }) },
+    { scenario: 'nlip->nlweb', spec: { url: `${base}/agents/up/nlip/`, body: nlip, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/nlip/`, nlip) },
+    { scenario: 'mcp-tools/call-ask->nlweb', spec: { url: `${base}/agents/up/mcp`, body: mcpCall, headers: { ...JSON_HEADERS, ...mcpHeaders } }, check: ok(`${base}/agents/up/mcp`, mcpCall, mcpHeaders) },
+    { scenario: 'webtool-execute->nlweb', spec: { url: `${base}/webtools/up`, body: webtool, headers: JSON_HEADERS }, check: ok(`${base}/webtools/up`, webtool) },
+    { scenario: 'await-checkin', spec: { url: `${base}/await`, body: checkin, headers: JSON_HEADERS }, check: ok(`${base}/await`, checkin) },
+    { scenario: 'second-turn', spec: { url: `${base}/agents/up/ask`, body: secondTurn, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/ask`, secondTurn) },
+  ];
+}
+
+async function load(scenario: string, target: string, spec: Omit<LoadSpec, 'connections' | 'durationS'>, gw?: BenchGateway, connections = CONNECTIONS): Promise<Row> {
+  await drive({ ...spec, connections, durationS: 1 }); // warm-up: JIT, pools, keep-alive sockets
+  const result = await drive({ ...spec, connections, durationS: DURATION });
+  const row: Row = { scenario, target, ...result, ...(gw ? { rssMiB: gw.rssMiB() } : {}) };
+  console.log(`  ${scenario.padEnd(28)} ${target.padEnd(22)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${row.errors ? `  errors ${row.errors}` : ''}${row.rssMiB ? `  rss ${row.rssMiB} MiB` : ''}`);
+  return row;
 }
 
 async function main(): Promise<void> {
-  const upstream = await startV055Agent({ results: 5 });
-  const redisServer = await startRedis();
+  const cores = availableParallelism();
+  const haveNginx = nginxAvailable();
+  console.log(`nlgate bench: ${DURATION} s per run, ${CONNECTIONS} connections, load by ${wrkAvailable() && process.env.BENCH_TOOL !== 'autocannon' ? 'wrk' : 'autocannon'}, ${cores} cores`);
+  if (!haveNginx) console.log('nginx is not installed: the upstream is a Node server and there is no nginx row (apt-get install nginx)');
+  const nginx1: Nginx | undefined = haveNginx ? await startNginx(1) : undefined;
+  const nodeUpstream = haveNginx ? undefined : await startNodeUpstream();
+  const upstreamUrl = nginx1?.upstreamUrl ?? nodeUpstream!.url;
+  const slow = await startNodeUpstream(200);
+  const redis = await startRedis();
   // Long leases: the sweeper must not run during the measurement (it would add its own commands).
   const defaults = { promiseAfterMs: 5000, leaseMs: 600_000 };
   const agents = [
-    { name: 'up', kind: 'nlweb', url: upstream.url, streaming: false },
-    { name: 'upsse', kind: 'nlweb', url: upstream.url },
-    // Becomes a promise at once: for the /await measurements.
-    { name: 'promised', kind: 'nlweb', url: upstream.url, streaming: false, promiseAfterMs: 20 },
+    { name: 'up', kind: 'nlweb', url: upstreamUrl, streaming: false },
+    { name: 'upsse', kind: 'nlweb', url: `${upstreamUrl}/sse`, streaming: true },
+    { name: 'promised', kind: 'nlweb', url: slow.url, streaming: false, promiseAfterMs: 20 },
+    { name: 'mcpfix', kind: 'mcp', command: FIXTURE.command, args: FIXTURE.args },
   ];
-  // One client sends thousands of requests: the gateway-wide limit stays on (its cost is measured)
-  // but far above what the run sends.
-  const limits = { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 } };
-  const [memGw, redisGw] = await Promise.all([
-    spawnGateway({ defaults, limits, agents }),
-    spawnGateway({ defaults, limits, agents, store: { kind: 'redis', url: redisServer.url, prefix: 'bench:' } }),
-  ]);
-  const q = { query: { text: 'pasta' } };
+  const redisStore = { kind: 'redis', url: redis.url, prefix: 'bench:' };
+  // The load comes from one address: the gateway-wide rate limit would measure itself.
+  const limits = { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 }, maxConnections: 100_000 };
+  const rows: Row[] = [];
+  const extra: Record<string, unknown> = {};
+  let mem: BenchGateway | undefined;
+  let red: BenchGateway | undefined;
+  let many: BenchGateway | undefined;
+  let nginxMany: Nginx | undefined;
+  let proxy: McpTarget | undefined;
   try {
-    const conv = JSON.parse(await post(`${redisGw.url}/agents/up/ask`, q))._meta.session_context;
-    // A promise that stays running (the upstream hangs) and one that is settled (read within its grace).
-    const running = JSON.parse(await post(`${redisGw.url}/agents/promised/ask`, { query: { text: 'hang' } })).promise.token as string;
-    const settled = JSON.parse(await post(`${redisGw.url}/agents/promised/ask`, { query: { text: 'slow pasta' } })).promise.token as string;
-    await post(`${redisGw.url}/await`, { promise_token: settled, action: 'checkin', wait_ms: 5000 });
-    const checkin = (token: string) => () => post(`${redisGw.url}/await`, { promise_token: token, action: 'checkin' });
-    const results = {
-      when: new Date().toISOString(),
-      node: process.version,
-      n: N,
-      latencyMs: {
-        directJson: await time(() => post(`${upstream.url}/ask`, q)),
-        gatewayMemoryJson: await time(() => post(`${memGw.url}/agents/up/ask`, q)),
-        gatewayRedisJson: await time(() => post(`${redisGw.url}/agents/up/ask`, q)),
-        gatewayRedisJsonSecondTurn: await time(() => post(`${redisGw.url}/agents/up/ask`, { ...q, meta: { session_context: conv } })),
-        directSse: await time(() => post(`${upstream.url}/ask`, q, { accept: 'text/event-stream' })),
-        gatewayRedisSse: await time(() => post(`${redisGw.url}/agents/upsse/ask`, q, { accept: 'text/event-stream' })),
-        gatewayRedisAwaitRunning: await time(checkin(running)),
-        gatewayRedisAwaitSettled: await time(checkin(settled)),
-      },
-      redisCommandsPerAsk: {
-        newConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, q)),
-        existingConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, { ...q, meta: { session_context: conv } })),
-        awaitCheckinRunning: await commandsPer(redisServer.url, 100, checkin(running)),
-        awaitCheckinSettled: await commandsPer(redisServer.url, 100, checkin(settled)),
-      },
-    };
-    const l = results.latencyMs;
-    const added = (a: Stats, b: Stats) => ({ p50: Math.round((a.p50 - b.p50) * 1000) / 1000, mean: Math.round((a.mean - b.mean) * 1000) / 1000 });
-    const summary = {
-      addedLatencyMs: {
-        memoryJson: added(l.gatewayMemoryJson, l.directJson),
-        redisJson: added(l.gatewayRedisJson, l.directJson),
-        redisSse: added(l.gatewayRedisSse, l.directSse),
-      },
-    };
-    mkdirSync(`${REPO_ROOT}/bench/results`, { recursive: true });
-    writeFileSync(`${REPO_ROOT}/bench/results/latest.json`, JSON.stringify({ ...results, ...summary }, null, 2) + '\n');
-    console.log('\nlatency (ms)          n     mean    p50     p95     p99');
-    for (const [name, s] of Object.entries(l)) {
-      console.log(`${name.padEnd(30)} ${String(s.n).padStart(4)} ${[s.mean, s.p50, s.p95, s.p99].map((x) => x.toFixed(2).padStart(7)).join(' ')}`);
+    mem = await startGateway({ defaults, limits, agents });
+    red = await startGateway({ defaults, limits, agents, store: redisStore });
+    console.log(`gateway runner: ${mem.runner}`);
+    const askSpec = (url: string) => ({ url: `${url}/ask`, body: ASK, headers: JSON_HEADERS });
+
+    console.log('\nthroughput');
+    rows.push(await load('nlweb-json', 'upstream direct', askSpec(upstreamUrl)));
+    if (nginx1) rows.push(await load('nlweb-json', 'nginx proxy_pass', askSpec(nginx1.proxyUrl)));
+    for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
+      for (const s of await scenarios(gw)) {
+        if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
+        rows.push(await load(s.scenario, target, s.spec, gw));
+      }
     }
-    console.log('\nadded by the gateway (ms):', JSON.stringify(summary.addedLatencyMs));
-    console.log('Redis round trips per call (top-level commands; Lua-internal ones excluded):');
-    for (const [name, r] of Object.entries(results.redisCommandsPerAsk)) console.log(`  ${name}: ${r.perCall} ${JSON.stringify(r.byCommand)}`);
-    console.log('\nwritten to bench/results/latest.json');
+
+    console.log('\nMCP tools/call to one stdio MCP server: through nlgate and through mcp-proxy');
+    proxy = await startMcpProxy();
+    const viaProxy = await toolCallSpec(proxy.url);
+    rows.push(await load('mcp-tools/call', 'mcp-proxy', { url: proxy.url, ...viaProxy }));
+    const viaGateway = await toolCallSpec(`${mem.url}/agents/mcpfix/mcp`);
+    rows.push(await load('mcp-tools/call', 'nlgate memory', { url: `${mem.url}/agents/mcpfix/mcp`, ...viaGateway }, mem));
+    await proxy.stop();
+    proxy = undefined;
+
+    console.log('\nsequential (1 connection)');
+    const seq = {
+      direct: await sequential({ url: `${upstreamUrl}/ask`, body: ASK, n: SEQ_N }),
+      ...(nginx1 ? { nginx: await sequential({ url: `${nginx1.proxyUrl}/ask`, body: ASK, n: SEQ_N }) } : {}),
+      nlgateMemory: await sequential({ url: `${mem.url}/agents/up/ask`, body: ASK, n: SEQ_N }),
+      nlgateRedis: await sequential({ url: `${red.url}/agents/up/ask`, body: ASK, n: SEQ_N }),
+    };
+    const added = (x: { p50Ms: number; p99Ms: number }) => ({ p50Ms: round(x.p50Ms - seq.direct.p50Ms), p99Ms: round(x.p99Ms - seq.direct.p99Ms) });
+    extra.sequential = { ...seq, addedOverDirect: { nlgateMemory: added(seq.nlgateMemory), nlgateRedis: added(seq.nlgateRedis) } };
+    for (const [k, v] of Object.entries(seq)) console.log(`  ${k.padEnd(14)} p50 ${v.p50Ms} ms  p99 ${v.p99Ms} ms`);
+
+    console.log('\nSSE, one stream at a time (time to first result / to the end)');
+    const sseBody = JSON.stringify({ query: { text: 'pasta' } });
+    extra.sse = {
+      direct: await sseTimes({ url: `${upstreamUrl}/sse/ask`, body: sseBody, n: SEQ_N }),
+      nlgateMemory: await sseTimes({ url: `${mem.url}/agents/upsse/ask`, body: sseBody, n: SEQ_N }),
+    };
+    for (const [k, v] of Object.entries(extra.sse as Record<string, { firstEvent: { p50Ms: number }; lastEvent: { p50Ms: number } }>)) {
+      console.log(`  ${k.padEnd(14)} first p50 ${v.firstEvent.p50Ms} ms  last p50 ${v.lastEvent.p50Ms} ms`);
+    }
+
+    console.log('\nRedis round trips per call');
+    const gwUrl = red.url;
+    const first = JSON.parse((await post(`${gwUrl}/agents/up/ask`, ASK)).text);
+    const turn2 = JSON.stringify({ query: { text: 'more' }, prefer: { streaming: false }, meta: { session_context: first._meta.session_context } });
+    extra.redisRoundTrips = {
+      newConversation: await roundTripsPer(redis.url, 100, () => post(`${gwUrl}/agents/up/ask`, ASK)),
+      continuedConversation: await roundTripsPer(redis.url, 100, () => post(`${gwUrl}/agents/up/ask`, turn2)),
+    };
+    for (const [k, v] of Object.entries(extra.redisRoundTrips as Record<string, { perCall: number; byCommand: object }>)) console.log(`  ${k}: ${v.perCall} ${JSON.stringify(v.byCommand)}`);
+    await mem.stop();
+    mem = undefined;
+
+    console.log(`\nworkers: auto (${cores}) with Redis against nginx with ${cores} workers`);
+    await red.stop();
+    red = undefined;
+    many = await startGateway({ defaults, limits, agents, store: redisStore, server: { workers: 'auto' } }, cores);
+    if (haveNginx) {
+      nginxMany = await startNginx(cores);
+      rows.push(await load('nlweb-json', `nginx x${cores}`, askSpec(nginxMany.proxyUrl)));
+    }
+    rows.push(await load('nlweb-json', `nlgate redis x${cores}`, { url: `${many.url}/agents/up/ask`, body: ASK, headers: JSON_HEADERS }, many));
   } finally {
-    await Promise.all([memGw.stop(), redisGw.stop()]);
-    await redisServer.stop();
-    await upstream.close();
+    await Promise.all([mem?.stop(), red?.stop(), many?.stop(), nginxMany?.stop(), proxy?.stop()]);
+    await Promise.all([nginx1?.stop(), nodeUpstream?.close(), slow.close(), redis.stop()]);
   }
+
+  const find = (scenario: string, target: string) => rows.find((r) => r.scenario === scenario && r.target === target);
+  const nginxRps = find('nlweb-json', 'nginx proxy_pass')?.rps;
+  const ratios = rows.map((r) => {
+    const passThrough = r.scenario === 'mcp-tools/call' ? find('mcp-tools/call', 'mcp-proxy')?.rps : find('nlweb-json', r.target)?.rps;
+    const nginxSame = r.target.includes(' x') ? find('nlweb-json', `nginx x${cores}`)?.rps : nginxRps;
+    return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null };
+  });
+  const result = { when: new Date().toISOString(), node: process.version, cores, durationS: DURATION, connections: CONNECTIONS, nginx: haveNginx, rows: ratios, ...extra };
+  const dir = new URL('./results/', import.meta.url).pathname;
+  mkdirSync(dir, { recursive: true });
+  const text = JSON.stringify(result, null, 2) + '\n';
+  writeFileSync(`${dir}${result.when.slice(0, 19).replace(/:/g, '-')}.json`, text);
+  writeFileSync(`${dir}latest.json`, text);
+  console.log('\n| scenario | target | req/s | p50 ms | p99 ms | × nginx | × pass-through | RSS MiB |\n|---|---|---|---|---|---|---|---|');
+  for (const r of ratios) console.log(`| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50Ms} | ${r.p99Ms} | ${r.toNginx ?? ''} | ${r.toPassThrough ?? ''} | ${r.rssMiB ?? ''} |`);
+  console.log('\nwritten to bench/results/latest.json');
 }
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
 
 main().catch((err: unknown) => {
   console.error(err);

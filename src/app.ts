@@ -51,6 +51,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
     limits: config.limits,
+    upstreamLimits: config.limits,
     store,
     log,
     baseDir: opts.baseDir ?? process.cwd(),
@@ -103,7 +104,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     if (draining) return c.json({ status: 'draining', store: store.kind }, 503);
     try {
       await store.ping();
-      return c.json({ status: 'ready', store: store.kind });
+      // The replica id tells workers and replicas apart (the lease owner of the promises it runs).
+      return c.json({ status: 'ready', store: store.kind, replica: gateway.replicaId });
     } catch {
       return c.json({ status: 'unavailable', store: store.kind }, 503);
     }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts
 import { createLogger } from './core/logger.ts';
 import { startServer } from './server.ts';
 import { startTracing } from './telemetry/index.ts';
+import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
 
 const USAGE = `Usage: nlgate <command> [--config FILE]
 
@@ -58,6 +59,19 @@ async function main(args: string[]): Promise<number> {
     }
     throw err;
   }
+  // WORKERS may override server.workers: the memory store still needs exactly one.
+  let workers: number;
+  try {
+    workers = workerCount(loaded.config);
+  } catch (err) {
+    console.error(`Invalid config ${loaded.source}:\n  - ${(err as Error).message}`);
+    return 1;
+  }
+  const workersInvalid = workersProblem(loaded.config, workers);
+  if (workersInvalid) {
+    console.error(`Invalid config ${loaded.source}:\n  - ${workersInvalid}`);
+    return 1;
+  }
   if (command === 'check-config') {
     // Build every agent too: a catalog file that does not parse or a bad command is a config error.
     const problem = await buildAgents(loaded);
@@ -68,9 +82,11 @@ async function main(args: string[]): Promise<number> {
     console.log(`${loaded.source}: valid`);
     for (const a of loaded.config.agents) console.log(`  agent ${a.name} (${a.kind})`);
     console.log(`  store: ${loaded.config.store.kind}`);
+    console.log(`  workers: ${workers}`);
     return 0;
   }
   const log = createLogger();
+  if (workers > 1 && !isWorker()) return runPrimary(workers, log);
   const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
   log.info(

@@ -49,7 +49,15 @@ export class McpAgent implements Agent {
     private readonly deps: AdapterDeps,
   ) {
     this.name = config.name;
-    const base = { agent: this.name, config, baseDir: deps.baseDir, log: deps.log, scopes: this.scopes, onToolsChanged: () => this.toolsChanged() };
+    const base = {
+      agent: this.name,
+      config,
+      baseDir: deps.baseDir,
+      log: deps.log,
+      scopes: this.scopes,
+      ...(deps.upstream ? { http: deps.upstream } : {}),
+      onToolsChanged: () => this.toolsChanged(),
+    };
     this.sessions = new UpstreamSessions(config, base, deps.log);
   }
 
@@ -103,7 +111,7 @@ export class McpAgent implements Agent {
     if (method === 'resources/unsubscribe' && !this.sessions.unsubscribe(uri, ctx.session)) return {};
     try {
       return await this.session(ctx).use((client) =>
-        this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () => forwardRequest(client, method, params, ctx.signal)),
+        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () => forwardRequest(client, method, params, ctx.signal)),
       );
     } catch (err) {
       if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
@@ -180,7 +188,7 @@ export class McpAgent implements Agent {
     try {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
-          this.scopes.run({ channel: ctx.client, signal: ctx.signal }, () =>
+          this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () =>
             asTask
               ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
               : ctx.client?.rounds && client.getProtocolEra() === 'modern'

@@ -12,6 +12,8 @@ export interface Progress {
 export interface CallScope {
   channel: ClientChannel | undefined;
   signal: AbortSignal;
+  /** The inbound request the call serves (for the upstream diagnostics events). */
+  requestId?: string;
 }
 
 /**
@@ -60,6 +62,11 @@ export class CallScopes {
   }
 
   /** The call an inbound upstream message belongs to, or undefined when it cannot be told. */
+  /** The call whose async context this is, if any (never guessed). */
+  here(): CallScope | undefined {
+    return this.storage.getStore();
+  }
+
   owner(): CallScope | undefined {
     const here = this.storage.getStore();
     if (here && this.active.has(here)) return here;

@@ -3,6 +3,7 @@ import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Tool } 
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { parseUpstreamUrl, redactUrlCredentials, UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { CallScopes } from './call-scope.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';
 import { isUnknownSession } from './session-errors.ts';
@@ -17,6 +18,8 @@ export interface ConnectionOptions {
   baseDir: string;
   log: Logger;
   scopes: CallScopes;
+  /** The shared upstream HTTP client (redirect policy, size caps, diagnostics); one of its own otherwise. */
+  http?: UpstreamClient;
   /** The upstream's tool list changed (MCP `notifications/tools/list_changed`). */
   onToolsChanged: () => void;
   /** A client's Authorization this session carries (agents with `forwardCredentials`: one session per credential). */
@@ -94,7 +97,7 @@ export class UpstreamConnection {
     } catch (err) {
       this.failures++;
       await client.close().catch(() => undefined);
-      log.warn({ err: String(err) }, 'could not connect to the MCP server');
+      log.warn({ err: redactUrlCredentials(String(err)) }, 'could not connect to the MCP server');
       throw new GatewayError('UPSTREAM_ERROR', `Agent "${agent}" could not be reached`, { cause: err });
     }
     this.failures = 0;
@@ -160,7 +163,7 @@ export class UpstreamConnection {
     client.setNotificationHandler('notifications/resources/updated', (n) => onOutOfCall?.({ method: 'notifications/resources/updated', params: { uri: n.params.uri } }));
     client.setNotificationHandler('notifications/resources/list_changed', () => onOutOfCall?.({ method: 'notifications/resources/list_changed' }));
     client.setNotificationHandler('notifications/prompts/list_changed', () => onOutOfCall?.({ method: 'notifications/prompts/list_changed' }));
-    client.onerror = (err) => this.opts.log.debug({ err: String(err) }, 'MCP client error');
+    client.onerror = (err) => this.opts.log.debug({ err: redactUrlCredentials(String(err)) }, 'MCP client error');
     return client;
   }
 
@@ -181,14 +184,17 @@ export class UpstreamConnection {
     }
     // Headers from config on every request; a client's Authorization only on a session opened for
     // that credential (the core hands it over only to agents with forwardCredentials).
-    const { authorization } = this.opts;
-    const fetchWithHeaders = (input: string | URL, init?: RequestInit) => {
-      const headers = new Headers(init?.headers);
-      for (const [k, v] of Object.entries(config.headers ?? {})) headers.set(k, v);
-      if (authorization) headers.set('authorization', authorization);
-      return fetch(input, { ...init, headers });
-    };
-    const url = new URL(config.url!);
+    // Through the shared upstream client: same-origin redirects only, size caps, no URL credentials shown.
+    const { authorization, scopes } = this.opts;
+    const http = (this.opts.http ??= new UpstreamClient({ agent: this.opts.agent, kind: 'mcp' }));
+    // The SDK never sees the URL's user-info (its errors quote the URL): it becomes Basic credentials.
+    const target = parseUpstreamUrl(config.url!);
+    const basic = target.basicAuth && !Object.keys(config.headers ?? {}).some((k) => k.toLowerCase() === 'authorization') ? { authorization: target.basicAuth } : {};
+    const fetchWithHeaders = http.fetchFunction({
+      headers: { ...basic, ...config.headers, ...(authorization ? { authorization } : {}) },
+      requestId: () => scopes.here()?.requestId,
+    });
+    const url = new URL(target.display);
     return kind === 'sse'
       ? new SSEClientTransport(url, { fetch: fetchWithHeaders })
       : new StreamableHTTPClientTransport(url, { fetch: fetchWithHeaders, reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 500, maxReconnectionDelay: 5000, reconnectionDelayGrowFactor: 1.5 } });

@@ -1,7 +1,7 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { assertUpstreamOk, fetchUpstream, readUpstreamJson } from '../../src/core/upstream.ts';
+import { assertUpstreamOk, UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { messageParts, parseNlipMessage, toWire, type NlipMessage } from '../../src/protocol/nlip/index.ts';
 import type { NlipAdapterConfig } from './config.ts';
@@ -11,8 +11,6 @@ import { UpstreamSession, type SessionSnapshot } from './session.ts';
 
 /** A configured `nlip` agent: the common settings plus the kind's own. */
 export type NlipAgentConfig = NlipAdapterConfig & CommonAgentConfig;
-
-const MAX_REDIRECTS = 3;
 
 /** What the adapter hands the core as an upstream promise token: the token plus the session to use. */
 interface PackedPromise {
@@ -32,7 +30,8 @@ function unpackPromise(token: string): PackedPromise | null {
 
 /**
  * An upstream NLIP agent over HTTP (ECMA-430, interop.md "As a client of an NLIP upstream"):
- * posts to `{url}/nlip/`, follows 307/308 within the configured origin only, keeps a cookie jar
+ * posts to `{url}/nlip/`, follows redirects within the configured origin only (the shared upstream
+ * policy, docs/upstream-policy.md), keeps a cookie jar
  * and the upstream's conversation tokens per gateway conversation, answers a request for
  * authentication (6.5) with the gateway's credential, and never dials a URL taken from a message.
  */
@@ -40,12 +39,14 @@ export class NlipAgent implements Agent {
   readonly kind = 'nlip';
   readonly name: string;
   private readonly endpoint: string;
+  private readonly http: UpstreamClient;
 
   constructor(
     private readonly config: NlipAgentConfig,
-    _deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
     this.name = config.name;
+    this.http = deps.upstream ?? new UpstreamClient({ agent: config.name, kind: 'nlip' });
     this.endpoint = `${config.url}/nlip/`;
   }
 
@@ -105,56 +106,41 @@ export class NlipAgent implements Agent {
     return entry?.[1];
   }
 
-  private headers(ctx: CallContext, session: UpstreamSession): Headers {
-    const headers = new Headers(this.config.headers);
-    headers.set('content-type', 'application/json');
-    headers.set('accept', 'application/json');
+  private headers(ctx: CallContext, session: UpstreamSession): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.config.headers ?? {})) headers[k.toLowerCase()] = v;
+    headers['content-type'] = 'application/json';
+    headers.accept = 'application/json';
     // forwardCredentials is an explicit opt-in to act as the client: its credential wins.
-    if (ctx.credentials?.authorization) headers.set('authorization', ctx.credentials.authorization);
+    if (ctx.credentials?.authorization) headers.authorization = ctx.credentials.authorization;
     const cookie = session.cookieHeader();
-    if (cookie) headers.set('cookie', cookie);
+    if (cookie) headers.cookie = cookie;
     return headers;
   }
 
-  /** POSTs the message to `{url}/nlip/`; follows 307/308 only to the configured origin. */
+  /** POSTs the message to `{url}/nlip/` through the shared client (same-origin redirects only). */
   private async post(msg: NlipMessage, ctx: CallContext, session: UpstreamSession): Promise<NlipMessage> {
-    const body = JSON.stringify(toWire(msg));
-    let url = new URL(this.endpoint);
-    for (let hop = 0; ; hop++) {
-      const res = await fetchUpstream(
-        url,
-        { method: 'POST', headers: this.headers(ctx, session), body, redirect: 'manual' },
-        { signal: ctx.signal, timeoutMs: this.config.timeoutMs, agent: this.name },
-      );
-      session.takeCookies(res.headers);
-      if (res.status === 307 || res.status === 308) {
-        await res.body?.cancel().catch(() => undefined);
-        url = this.redirectTarget(res, url, hop);
-        continue;
-      }
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
-        assertUpstreamOk(res, this.name);
-      }
-      const parsed = parseNlipMessage(await readUpstreamJson(res, this.name));
-      if (!parsed.ok) throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" answered with something that is not an NLIP message`);
-      return parsed.message;
+    const res = await this.http.request({
+      url: this.endpoint,
+      method: 'POST',
+      headers: this.headers(ctx, session),
+      body: JSON.stringify(toWire(msg)),
+      signal: ctx.signal,
+      requestId: ctx.requestId,
+      ...(this.config.timeoutMs ? { timeoutMs: this.config.timeoutMs } : {}),
+      // Cookies set on a redirect hop count, and go with the next hop (RFC 6265 5.3).
+      onResponse: (headers, next) => {
+        session.takeCookies(headers);
+        const cookie = session.cookieHeader();
+        if (cookie) next.cookie = cookie;
+      },
+    });
+    if (!res.ok) {
+      res.cancel();
+      assertUpstreamOk(res, this.name);
     }
-  }
-
-  private redirectTarget(res: Response, from: URL, hop: number): URL {
-    const location = res.headers.get('location');
-    if (hop >= MAX_REDIRECTS || !location) throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" redirected too often`);
-    let next: URL;
-    try {
-      next = new URL(location, from);
-    } catch {
-      throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" redirected to an invalid location`);
-    }
-    // The URL came from the upstream, not from config: follow it only within the configured origin.
-    if (next.origin !== new URL(this.endpoint).origin) {
-      throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" redirected to another origin, which the gateway does not follow`);
-    }
-    return next;
+    const parsed = parseNlipMessage(await res.json());
+    if (!parsed.ok) throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" answered with something that is not an NLIP message`);
+    return parsed.message;
   }
 }

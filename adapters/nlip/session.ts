@@ -87,7 +87,7 @@ export class UpstreamSession {
   }
 
   /** Takes `Set-Cookie` headers (RFC 6265 5.2, name/value and expiry only: one origin, one path). */
-  takeCookies(headers: Headers): void {
+  takeCookies(headers: { getSetCookie(): string[] }): void {
     for (const line of headers.getSetCookie()) {
       const [pair = '', ...attrs] = line.split(';');
       const eq = pair.indexOf('=');

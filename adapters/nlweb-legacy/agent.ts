@@ -1,6 +1,6 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { assertUpstreamOk, fetchUpstream } from '../../src/core/upstream.ts';
+import { assertUpstreamOk, UpstreamClient, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { NlwebLegacyConfig } from './config.ts';
 import { LegacyFrameReader, type Dialect } from './frames.ts';
@@ -28,12 +28,14 @@ export class NlwebLegacyAgent implements Agent {
   /** The dialect the last reply showed (generation `auto`); a configured generation wins. */
   private detected: Dialect | undefined;
   private readonly mcp: LegacyMcpClient | undefined;
+  private readonly http: UpstreamClient;
 
   constructor(
     private readonly config: Config,
     private readonly deps: AdapterDeps,
   ) {
     this.name = config.name;
+    this.http = deps.upstream ?? new UpstreamClient({ agent: config.name, kind: 'nlweb-legacy' });
     if (config.transport === 'mcp') {
       const dialect = configuredDialect(config.generation);
       const shape = dialect === undefined ? undefined : dialect === 'C' ? 'jsonrpc' : 'function_call';
@@ -78,11 +80,8 @@ export class NlwebLegacyAgent implements Agent {
     const res =
       this.config.method === 'POST'
         ? await this.post('/ask', undefined, toJsonBody(params), ctx.signal, ctx)
-        : await fetchUpstream(
-            `${this.config.url}/ask?${query}`,
-            { method: 'GET', headers: this.headers(ctx) },
-            { signal: ctx.signal, timeoutMs: this.config.timeoutMs, agent: this.name },
-          );
+        : await this.http.request({ url: `${this.config.url}/ask?${query}`, method: 'GET', headers: this.headers(ctx), ...this.callOptions(ctx.signal, ctx) });
+    if (!res.ok) res.cancel();
     assertUpstreamOk(res, this.name);
     yield* replyFrames(res, this.name, ctx.signal);
   }
@@ -92,7 +91,8 @@ export class NlwebLegacyAgent implements Agent {
     try {
       const viaMcp = this.mcp ? await this.mcp.listSites(signal) : undefined;
       if (viaMcp) return viaMcp;
-      const res = await fetchUpstream(`${this.config.url}/sites?streaming=false`, { headers: this.headers() }, { signal, agent: this.name });
+      const res = await this.http.request({ url: `${this.config.url}/sites?streaming=false`, headers: this.headers(), signal });
+      if (!res.ok) res.cancel();
       assertUpstreamOk(res, this.name);
       for await (const frame of replyFrames(res, this.name, signal)) {
         const sites = parseSites(frame);
@@ -104,21 +104,26 @@ export class NlwebLegacyAgent implements Agent {
     return undefined;
   }
 
-  private post(path: string, query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext): Promise<Response> {
+  private post(path: string, query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext): Promise<UpstreamResponse> {
     const headers = this.headers(ctx);
-    headers.set('content-type', 'application/json');
+    headers['content-type'] = 'application/json';
     const url = `${this.config.url}${path}${query ? `?${query}` : ''}`;
-    return fetchUpstream(url, { method: 'POST', headers, body: JSON.stringify(body) }, { signal, timeoutMs: this.config.timeoutMs, agent: this.name });
+    return this.http.request({ url, method: 'POST', headers, body: JSON.stringify(body), ...this.callOptions(signal, ctx) });
+  }
+
+  private callOptions(signal: AbortSignal, ctx?: CallContext): { signal: AbortSignal; requestId?: string; timeoutMs?: number } {
+    return { signal, ...(ctx ? { requestId: ctx.requestId } : {}), ...(this.config.timeoutMs ? { timeoutMs: this.config.timeoutMs } : {}) };
   }
 
   /**
    * The configured headers (the gateway's own credentials), plus the client's `Authorization` only
    * when the core handed it over (`forwardCredentials: true`). Nothing else from the client goes upstream.
    */
-  private headers(ctx?: CallContext): Headers {
-    const headers = new Headers(this.config.headers ?? {});
-    headers.set('accept', 'text/event-stream, application/json');
-    if (ctx?.credentials?.authorization) headers.set('authorization', ctx.credentials.authorization);
+  private headers(ctx?: CallContext): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.config.headers ?? {})) headers[k.toLowerCase()] = v;
+    headers.accept = 'text/event-stream, application/json';
+    if (ctx?.credentials?.authorization) headers.authorization = ctx.credentials.authorization;
     return headers;
   }
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CallContext } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
-import { assertUpstreamOk } from '../../src/core/upstream.ts';
+import { assertUpstreamOk, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import { framesOfValue, isEventStream, replyFrames } from './reply.ts';
 import type { LegacyParams } from './request.ts';
 import { parseSites } from './sites.ts';
@@ -14,7 +14,7 @@ import { parseSites } from './sites.ts';
 export type McpShape = 'function_call' | 'jsonrpc';
 
 /** Posts a JSON body to `/mcp` with the agent's headers, limits and (for a call) the call's credentials. */
-export type McpPost = (query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext) => Promise<Response>;
+export type McpPost = (query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext) => Promise<UpstreamResponse>;
 
 const JsonRpcReplySchema = z.looseObject({
   jsonrpc: z.string().optional(),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { readSse } from '../../src/protocol/sse.ts';
 import { sseFrames } from './reply.ts';
 
 async function frames(text: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const f of sseFrames(new Response(text).body!, new AbortController().signal, 'old')) out.push(f);
+  for await (const f of sseFrames(readSse(new Response(text).body!), 'old')) out.push(f);
   return out;
 }
 

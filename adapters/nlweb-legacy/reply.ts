@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../../src/core/events.ts';
 import { GatewayError } from '../../src/core/errors.ts';
-import { readSse } from '../../src/protocol/sse.ts';
+import type { UpstreamResponse } from '../../src/core/upstream/index.ts';
+import { readSse, type SseMessage } from '../../src/protocol/sse.ts';
 import type { LegacyFrameReader } from './frames.ts';
 import { splitConcatenatedJson } from './json-splitter.ts';
 
@@ -16,8 +17,8 @@ function parseJson(text: string): unknown {
 }
 
 /** SSE `data:` frames as JSON values, as they arrive; comments (`: keepalive`) are dropped by readSse. */
-export async function* sseFrames(body: ReadableStream<Uint8Array>, signal: AbortSignal, agent = 'upstream'): AsyncGenerator<unknown> {
-  for await (const message of readSse(body, signal)) {
+export async function* sseFrames(messages: AsyncIterable<SseMessage>, agent = 'upstream'): AsyncGenerator<unknown> {
+  for await (const message of messages) {
     const value = parseJson(message.data);
     if (value !== undefined) {
       yield value;
@@ -50,21 +51,24 @@ export function framesOfValue(value: unknown): unknown[] {
 }
 
 /** Whether a reply is SSE: by its content type, which every generation sets. */
-export function isEventStream(res: Response): boolean {
-  return (res.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+export function isEventStream(res: UpstreamResponse): boolean {
+  return res.isEventStream;
+}
+
+async function* once(text: string): AsyncGenerator<Uint8Array> {
+  yield Buffer.from(text);
 }
 
 /** The frames of an `/ask` or function-call `/mcp` reply: SSE as it arrives, JSON at once. */
-export async function* replyFrames(res: Response, agent: string, signal: AbortSignal): AsyncGenerator<unknown> {
-  if (!res.body) return;
+export async function* replyFrames(res: UpstreamResponse, agent: string, signal: AbortSignal): AsyncGenerator<unknown> {
   if (isEventStream(res)) {
-    yield* sseFrames(res.body, signal, agent);
+    yield* sseFrames(res.sse(), agent);
     return;
   }
   const text = await res.text();
   // Some servers label SSE as text/plain; a body of `data:` lines is still SSE.
   if (/^\s*(data:|:|event:)/.test(text)) {
-    yield* sseFrames(new Response(text).body!, signal, agent);
+    yield* sseFrames(readSse(once(text), { signal }), agent);
     return;
   }
   const value = parseJson(text);

@@ -1,7 +1,7 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { assertUpstreamOk, fetchUpstream } from '../../src/core/upstream.ts';
+import { assertUpstreamOk, UpstreamClient, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { NlwebAdapterConfig } from './config.ts';
 import { readReply } from './reply.ts';
@@ -27,12 +27,18 @@ function retryAfterSeconds(value: string | null): number | undefined {
 export class NlwebAgent implements Agent {
   readonly kind = 'nlweb';
   readonly name: string;
+  private readonly http: UpstreamClient;
+  private readonly askUrl: string;
+  private readonly awaitUrl: string;
 
   constructor(
     private readonly config: NlwebAgentConfig,
-    _deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
     this.name = config.name;
+    this.http = deps.upstream ?? new UpstreamClient({ agent: config.name, kind: 'nlweb' });
+    this.askUrl = `${config.url}/ask`;
+    this.awaitUrl = `${config.url}/await`;
   }
 
   /** Describes the agent from config (the upstream has no describe call in v0.55). */
@@ -46,25 +52,29 @@ export class NlwebAgent implements Agent {
   /** Spec 3 + 6: asks the upstream, over SSE when configured, and streams its answer. */
   async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
     const body = buildAskBody(onUpstreamScale(request, this.config.scoreScale), ctx, this.config);
-    const res = await this.post('/ask', body, ctx, this.config.streaming);
+    const res = await this.post(this.askUrl, body, ctx, this.config.streaming);
     yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
   }
 
   /** Spec 4.2: checks in on (or cancels) the upstream's own promise `token`. */
   async *await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncGenerator<AgentEvent> {
-    const res = await this.post('/await', buildAwaitBody(token, action, this.config), ctx, false);
+    const res = await this.post(this.awaitUrl, buildAwaitBody(token, action, this.config), ctx, false);
     yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
   }
 
-  /** POSTs JSON to `${url}${path}`; non-2xx is UPSTREAM_ERROR (429: RATE_LIMITED with Retry-After), 7.4. */
-  private async post(path: string, body: unknown, ctx: CallContext, wantStream: boolean): Promise<Response> {
-    const res = await fetchUpstream(
-      `${this.config.url}${path}`,
-      { method: 'POST', headers: buildHeaders(this.config, ctx, wantStream), body: JSON.stringify(body) },
-      { signal: ctx.signal, timeoutMs: this.config.timeoutMs, agent: this.name },
-    );
+  /** POSTs JSON to `url`; non-2xx is UPSTREAM_ERROR (429: RATE_LIMITED with Retry-After), 7.4. */
+  private async post(url: string, body: unknown, ctx: CallContext, wantStream: boolean): Promise<UpstreamResponse> {
+    const res = await this.http.request({
+      url,
+      method: 'POST',
+      headers: buildHeaders(this.config, ctx, wantStream),
+      body: JSON.stringify(body),
+      signal: ctx.signal,
+      requestId: ctx.requestId,
+      ...(this.config.timeoutMs ? { timeoutMs: this.config.timeoutMs } : {}),
+    });
     if (res.ok) return res;
-    await res.body?.cancel().catch(() => undefined);
+    res.cancel();
     if (res.status === 429) {
       const retryAfter = retryAfterSeconds(res.headers.get('retry-after'));
       throw new GatewayError('RATE_LIMITED', `Agent "${this.name}" is rate limiting the gateway`, { retryAfter });

@@ -45,16 +45,31 @@ export function buildAwaitBody(token: string, action: AwaitRequest['action'], se
   return { promise_token: token, action, meta: versionFields(settings.version) };
 }
 
+/** The fixed part of the request headers, per settings object (computed once per agent). */
+const baseHeaders = new WeakMap<RequestSettings, { stream: Record<string, string>; json: Record<string, string> }>();
+
+function fixedHeaders(settings: RequestSettings): { stream: Record<string, string>; json: Record<string, string> } {
+  let fixed = baseHeaders.get(settings);
+  if (fixed === undefined) {
+    const configured: Record<string, string> = {};
+    for (const [k, v] of Object.entries(settings.headers ?? {})) configured[k.toLowerCase()] = v;
+    const json = { ...configured, 'content-type': 'application/json' };
+    fixed = { stream: { ...json, accept: 'text/event-stream' }, json: { ...json, accept: 'application/json' } };
+    baseHeaders.set(settings, fixed);
+  }
+  return fixed;
+}
+
 /**
  * Request headers (spec 7.2): JSON in, SSE or JSON out, the configured headers, and `Authorization`
  * from `ctx.credentials` only (the core sets it only when the agent forwards credentials).
- * Nothing else the client sent reaches the upstream.
+ * Nothing else the client sent reaches the upstream. A fresh object each call (the upstream
+ * client and its diagnostics subscribers may add to it).
  */
-export function buildHeaders(settings: RequestSettings, ctx: CallContext, wantStream: boolean): Headers {
-  const headers = new Headers(settings.headers ?? {});
-  headers.set('content-type', 'application/json');
-  headers.set('accept', wantStream ? 'text/event-stream' : 'application/json');
+export function buildHeaders(settings: RequestSettings, ctx: CallContext, wantStream: boolean): Record<string, string> {
+  const fixed = fixedHeaders(settings);
+  const headers = { ...(wantStream ? fixed.stream : fixed.json) };
   const authorization = ctx.credentials?.authorization;
-  if (authorization) headers.set('authorization', authorization);
+  if (authorization) headers.authorization = authorization;
   return headers;
 }

@@ -3,6 +3,7 @@ import type { Agent, AgentDescription, CallContext, CommonAgentConfig, ToolDescr
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import { UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { findAction, type WebtoolAction } from '../../src/protocol/webtool/index.ts';
 import { callAction } from './call.ts';
@@ -35,14 +36,19 @@ export class WebtoolAgent implements Agent {
   readonly name: string;
   private readonly pin: MetadataPin;
   private readonly headers: Record<string, string>;
+  private readonly http: UpstreamClient;
 
   constructor(
     private readonly config: WebtoolConfig & CommonAgentConfig,
     log: Logger,
+    upstream?: UpstreamClient,
   ) {
     this.name = config.name;
-    this.headers = { ...config.headers };
+    this.http = upstream ?? new UpstreamClient({ agent: config.name, kind: 'webtool' });
+    this.headers = {};
+    for (const [k, v] of Object.entries(config.headers ?? {})) this.headers[k.toLowerCase()] = v;
     this.pin = new MetadataPin({
+      http: this.http,
       agent: config.name,
       url: config.url,
       ...(config.version ? { version: config.version } : {}),
@@ -102,6 +108,8 @@ export class WebtoolAgent implements Agent {
     const sessionId = await this.sessionIdFor(ctx);
     try {
       return await callAction({
+        http: this.http,
+        requestId: ctx.requestId,
         agent: this.name,
         url: this.config.url,
         snapshot,

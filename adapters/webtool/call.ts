@@ -5,11 +5,13 @@
 import type { ToolResult } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import { fetchUpstream } from '../../src/core/upstream.ts';
+import type { UpstreamClient, UpstreamResponse } from '../../src/core/upstream/index.ts';
 import { CUSTOM_ERROR_CODE, parseEnvelope, type ExecutionRequest, type WebtoolAction } from '../../src/protocol/webtool/index.ts';
 import type { Snapshot } from './pin.ts';
 
 export interface CallInput {
+  http: UpstreamClient;
+  requestId?: string;
   agent: string;
   url: string;
   snapshot: Snapshot;
@@ -27,7 +29,7 @@ export interface CallInput {
 /** Longest custom error message passed on from an upstream. */
 const MAX_MESSAGE = 300;
 
-function retryAfterOf(res: Response): number | undefined {
+function retryAfterOf(res: UpstreamResponse): number | undefined {
   const v = res.headers.get('retry-after');
   if (v === null) return undefined;
   const seconds = /^\d+$/.test(v.trim()) ? Number(v) : Math.ceil((Date.parse(v) - Date.now()) / 1000);
@@ -47,7 +49,7 @@ function checkInput(input: CallInput, merged: Record<string, unknown>): void {
 }
 
 /** Maps an upstream error envelope: standard codes to gateway codes, custom codes to a tool failure. */
-function upstreamFailure(input: CallInput, code: string, message: string, res: Response): ToolResult {
+function upstreamFailure(input: CallInput, code: string, message: string, res: UpstreamResponse): ToolResult {
   const { agent, snapshot } = input;
   switch (code) {
     case 'SCHEMA_ERROR':
@@ -81,14 +83,20 @@ export async function callAction(input: CallInput): Promise<ToolResult> {
     config: merged,
     request: input.request,
   };
-  const res = await fetchUpstream(
-    input.url,
-    { method: 'POST', headers: { ...input.headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
-    { agent, signal: input.signal, ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}) },
-  );
+  const res = await input.http.request({
+    url: input.url,
+    method: 'POST',
+    headers: { ...input.headers, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+    signal: input.signal,
+    ...(input.requestId ? { requestId: input.requestId } : {}),
+    ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
+  });
+  // Over the size cap, a broken connection: the call fails (UPSTREAM_ERROR); a body that is not JSON is judged below.
+  const text = await res.text();
   let raw: unknown;
   try {
-    raw = JSON.parse(await res.text());
+    raw = JSON.parse(text);
   } catch {
     raw = undefined;
   }

@@ -12,5 +12,5 @@ export { WebtoolConfigSchema, type WebtoolConfig } from './config.ts';
 export const webtoolAdapter: AdapterFactory<WebtoolConfig> = {
   kind: 'webtool',
   configSchema: WebtoolConfigSchema,
-  create: (config, deps) => new WebtoolAgent(config, deps.log),
+  create: (config, deps) => new WebtoolAgent(config, deps.log, deps.upstream),
 };

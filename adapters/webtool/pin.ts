@@ -2,9 +2,9 @@
  * Version lock-in (webtools "Security Considerations"): the adapter pins one version of the upstream's
  * metadata and refuses to work with it once the same version is served with different content.
  */
-import { fetchUpstream } from '../../src/core/upstream.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import type { Logger } from '../../src/core/logger.ts';
+import type { UpstreamClient } from '../../src/core/upstream/index.ts';
 import {
   createSchemaCompiler,
   InvalidSchemaError,
@@ -25,6 +25,7 @@ export interface Snapshot {
 }
 
 export interface PinOptions {
+  http: UpstreamClient;
   agent: string;
   url: string;
   version?: string;
@@ -153,22 +154,23 @@ export class MetadataPin {
   private async fetchMetadata(url: string, allowMissing: true): Promise<WebtoolMetadata | null>;
   private async fetchMetadata(url: string, allowMissing = false): Promise<WebtoolMetadata | null> {
     const { agent } = this.opts;
-    const init = { headers: { ...this.opts.headers, accept: 'application/json' } };
-    const res = await fetchUpstream(url, init, { agent, timeoutMs: this.opts.timeoutMs ?? 10_000 }).catch((err: Error) => {
+    const headers = { ...this.opts.headers, accept: 'application/json' };
+    const res = await this.opts.http.request({ url, headers, timeoutMs: this.opts.timeoutMs ?? 10_000 }).catch((err: Error) => {
       throw markTransient(err);
     });
     if (allowMissing && (res.status === 404 || res.status === 405)) {
-      await res.body?.cancel();
+      res.cancel();
       return null;
     }
     if (!res.ok) {
-      await res.body?.cancel();
+      res.cancel();
       const err = new GatewayError(res.status === 429 ? 'RATE_LIMITED' : 'UPSTREAM_ERROR', `Agent "${agent}" answered HTTP ${res.status} for its webtool metadata`);
       throw res.status >= 500 || res.status === 429 ? markTransient(err) : err;
     }
+    const text = await res.text();
     let raw: unknown;
     try {
-      raw = JSON.parse(await res.text());
+      raw = JSON.parse(text);
     } catch (err) {
       throw new GatewayError('UPSTREAM_ERROR', `Agent "${agent}" answered with webtool metadata that is not JSON`, { cause: err });
     }

@@ -46,6 +46,11 @@ export const ServerConfigSchema = z
     shutdownGraceMs: z.number().int().nonnegative().default(20_000),
     /** On SIGTERM, how long `/readyz` says unready while still serving, so load balancers stop sending first. */
     shutdownDelayMs: z.number().int().nonnegative().default(0),
+    /**
+     * Gateway processes on this machine (Node `cluster`, sharing the listener and the store):
+     * `auto` is one per core. More than one needs the Redis store. `WORKERS` overrides it.
+     */
+    workers: z.union([z.literal('auto'), z.number().int().positive().max(256)]).default(1),
   })
   .strict();
 
@@ -98,6 +103,8 @@ export const LimitsSchema = z
     maxUpstreamBodyBytes: z.number().int().positive().default(8 * 1_048_576),
     /** Largest single upstream SSE event or stream frame, in bytes. */
     maxUpstreamEventBytes: z.number().int().positive().default(1_048_576),
+    /** Sockets open to one upstream origin at once (an open SSE answer holds one); further calls queue. */
+    maxUpstreamConnections: z.number().int().positive().default(4_096),
   })
   .strict();
 
@@ -147,6 +154,10 @@ export const GatewayConfigSchema = z
     cfg.server.trustedProxies.forEach((p, i) => {
       if (!isAddressOrCidr(p)) ctx.addIssue({ code: 'custom', path: ['server', 'trustedProxies', i], message: `"${p}" is not an IP address or CIDR` });
     });
+    if (cfg.server.workers !== 1 && cfg.store.kind === 'memory') {
+      const message = `workers: ${cfg.server.workers} needs the Redis store (the memory store keeps state inside one process): set workers: 1, or store: { kind: redis, url: ... }`;
+      ctx.addIssue({ code: 'custom', path: ['server', 'workers'], message });
+    }
     if (cfg.defaultAgent !== undefined && !seen.has(cfg.defaultAgent)) {
       ctx.addIssue({ code: 'custom', path: ['defaultAgent'], message: `no agent is named "${cfg.defaultAgent}"` });
     }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from './logger.ts';
+import type { UpstreamClient } from './upstream/index.ts';
 
 /** A JSON Schema object as published to clients (MCP `inputSchema`, webtool `requestSchema`). */
 export type JsonSchema = Record<string, unknown>;
@@ -203,6 +204,11 @@ export interface AdapterDeps {
   baseDir: string;
   /** Drops the gateway's cached description of this agent (the upstream's tools changed: MCP `list_changed`). */
   invalidateDescription?: () => void;
+  /**
+   * The agent's HTTP client (pools, redirect policy, size caps, diagnostics events). Adapters that
+   * speak HTTP use it for every upstream request; absent only when an adapter is built on its own.
+   */
+  upstream?: UpstreamClient;
 }
 
 /**

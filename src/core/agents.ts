@@ -4,6 +4,7 @@ import type { AdapterFactory, Agent, AgentDescription, CommonAgentConfig } from 
 import { GatewayError } from './errors.ts';
 import type { AgentInfo } from './gateway-types.ts';
 import type { Logger } from './logger.ts';
+import { poolSettings, UpstreamClient, UpstreamPools, type UpstreamLimits } from './upstream/index.ts';
 
 /** One configured agent: its instance, its settings and its cached description. */
 export interface AgentEntry {
@@ -19,13 +20,16 @@ export interface AgentEntry {
 export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
   private readonly defaultName: string;
+  /** One pool per upstream origin, shared by every agent of this gateway. */
+  private readonly pools: UpstreamPools;
 
   constructor(
     configs: ReadonlyArray<CommonAgentConfig & Record<string, unknown>>,
     adapters: readonly AdapterFactory<any>[],
-    deps: { log: Logger; baseDir: string },
+    deps: { log: Logger; baseDir: string; upstreamLimits?: UpstreamLimits },
     defaultAgent?: string,
   ) {
+    this.pools = new UpstreamPools(poolSettings(deps.upstreamLimits));
     const factories = new Map(adapters.map((a) => [a.kind, a]));
     for (const config of configs) {
       const factory = factories.get(config.kind);
@@ -34,7 +38,8 @@ export class AgentRegistry {
         const entry = this.entries.get(config.name);
         if (entry) delete entry.description;
       };
-      const agent = factory.create(config, { log: deps.log.child({ agent: config.name }), baseDir: deps.baseDir, invalidateDescription });
+      const upstream = new UpstreamClient({ agent: config.name, kind: config.kind, pools: this.pools, ...(deps.upstreamLimits ? { limits: deps.upstreamLimits } : {}) });
+      const agent = factory.create(config, { log: deps.log.child({ agent: config.name }), baseDir: deps.baseDir, invalidateDescription, upstream });
       this.entries.set(config.name, { agent, config });
     }
     this.defaultName = defaultAgent ?? configs[0]!.name;
@@ -96,5 +101,6 @@ export class AgentRegistry {
 
   async close(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => e.agent.close?.().catch(() => undefined)));
+    await this.pools.close();
   }
 }

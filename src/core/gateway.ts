@@ -12,6 +12,7 @@ import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedT
 import { newRequestId, newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
 import type { Principal } from './principal.ts';
+import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
@@ -44,6 +45,8 @@ export interface GatewayOptions {
   baseDir: string;
   defaultAgent?: string;
   replicaId?: string;
+  /** Caps on upstream replies (config `limits`); the schema's defaults when absent. */
+  upstreamLimits?: UpstreamLimits;
 }
 
 const MAX_TOOL_NAME = 64;
@@ -72,7 +75,7 @@ class GatewayCore implements Gateway {
     this.defaults = opts.defaults;
     this.limits = opts.limits;
     this.replicaId = opts.replicaId ?? newToken('replica');
-    this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir }, opts.defaultAgent);
+    this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir, ...(opts.upstreamLimits ? { upstreamLimits: opts.upstreamLimits } : {}) }, opts.defaultAgent);
     this.conversations = new Conversations(opts.store, {
       idleTtlMs: opts.defaults.conversationIdleTtlMs,
       maxPrev: opts.defaults.maxPrev,

@@ -26,10 +26,14 @@ export const REDACTED_PATHS = [
   '*.session_context',
 ];
 
-/** Creates the gateway logger (JSON lines on stdout, or `destination`). `LOG_LEVEL` sets the level. */
+/**
+ * Creates the gateway logger (JSON lines on stdout, or `destination`). `LOG_LEVEL` sets the level.
+ * Stdout is written asynchronously (pino's SonicBoom with `sync: false`): a log line never blocks
+ * the event loop on a slow pipe; pino flushes what is pending when the process exits.
+ */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return (destination ? pino(options, destination) : pino(options)) as unknown as Logger;
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false })) as unknown as Logger;
 }
 
 /** A logger that drops everything (tests, benchmarks). */

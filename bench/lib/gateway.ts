@@ -1,0 +1,91 @@
+/**
+ * Gateway processes for the bench: the compiled `dist/cli.js` when the build made one, else the
+ * sources through tsx; `RSS` of the process and its workers from /proc.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+export interface BenchGateway {
+  url: string;
+  pid: number;
+  /** How it was run: `dist/cli.js` or `tsx src/cli.ts`. */
+  runner: string;
+  /** Resident memory of the process and its workers, in MiB. */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function rssOf(pid: number): number {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout ?? '';
+  return out.split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+}
+
+/** Starts `nlgate serve` with `config` on a free port; resolves when every worker listens. */
+export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}): Promise<BenchGateway> {
+  const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(file, stringify(config));
+  const compiled = join(ROOT, 'dist/cli.js');
+  const [args, runner] = existsSync(compiled)
+    ? [[compiled, 'serve', '--config', file], 'dist/cli.js']
+    : [['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--config', file], 'tsx src/cli.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Logs are kept only until every worker listens (the access log of a load run is not held).
+  let out = '';
+  let started = false;
+  child.stdout!.on('data', (d: Buffer) => !started && (out += d));
+  // After start, keep only the tail of stderr: a crash under load is reported with it.
+  let tail = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    if (!started) out += d;
+    tail = (tail + d).slice(-4000);
+  });
+  let stopping = false;
+  child.once('exit', (code, signal) => started && !stopping && console.error(`gateway ${child.pid} exited (${code ?? signal}):\n${tail}`));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 60_000);
+    const check = () => {
+      const urls = [...out.matchAll(/"url":"(http:\/\/127\.0\.0\.1:\d+)"/g)];
+      if (urls.length >= workers) {
+        clearTimeout(timer);
+        started = true;
+        resolve(urls[0]![1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited (${code}):\n${out}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid!,
+    runner,
+    rssMiB: () => Math.round([child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + rssOf(p), 0)),
+    stop: async () => {
+      stopping = true;
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import type { Readable } from 'node:stream';
+import { readSse, SseEventTooLargeError, type SseMessage } from '../../protocol/sse.ts';
+import { GatewayError } from '../errors.ts';
+import { upstreamChannels, type UpstreamExchange } from '../upstream-events.ts';
+import { bodyError, tooLargeError } from './errors.ts';
+
+/** Response headers as undici gives them (lower-case names), with the two Fetch accessors adapters use. */
+export class UpstreamHeaders {
+  constructor(readonly raw: Record<string, string | string[] | undefined>) {}
+
+  /** Fetch `Headers.get`: the value, several joined with ", ", or null. */
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    if (v === undefined) return null;
+    return typeof v === 'string' ? v : v.join(', ');
+  }
+
+  /** Fetch `Headers.getSetCookie`: each `Set-Cookie` line (RFC 6265 3). */
+  getSetCookie(): string[] {
+    const v = this.raw['set-cookie'];
+    return v === undefined ? [] : typeof v === 'string' ? [v] : v;
+  }
+
+  /** Plain name → value (several joined), for events and the Fetch `Response` of `fetch()`. */
+  toRecord(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name in this.raw) {
+      const v = this.raw[name];
+      if (v !== undefined) out[name] = typeof v === 'string' ? v : v.join(', ');
+    }
+    return out;
+  }
+}
+
+/** What reading a body needs: the caps, the caller's signal and the exchange to report on. */
+export interface BodyContext {
+  agent: string;
+  maxBodyBytes: number;
+  maxEventBytes: number;
+  signal: AbortSignal | undefined;
+  exchange: UpstreamExchange | undefined;
+}
+
+/**
+ * An upstream reply whose body is read at most once, through one of the capped readers: `text` /
+ * `json` (whole body, at most `maxUpstreamBodyBytes`), `sse` (event by event, each at most
+ * `maxUpstreamEventBytes`), `webStream` (for SDK transports). Over a cap the body is destroyed,
+ * which drops the connection: nothing past the cap is buffered or read.
+ */
+export class UpstreamResponse {
+  readonly ok: boolean;
+  private bytes = 0;
+  private ended = false;
+
+  constructor(
+    readonly status: number,
+    readonly headers: UpstreamHeaders,
+    private readonly body: Readable,
+    private readonly bc: BodyContext,
+  ) {
+    this.ok = status >= 200 && status < 300;
+    if (bc.exchange) body.once('close', () => this.finish(undefined));
+  }
+
+  /** Whether the reply is an SSE stream (HTML 9.2: `text/event-stream`). */
+  get isEventStream(): boolean {
+    const type = this.headers.raw['content-type'];
+    return typeof type === 'string' && type.toLowerCase().includes('text/event-stream');
+  }
+
+  /** The whole body as UTF-8 text, at most `maxUpstreamBodyBytes` (checked before and while reading). */
+  async text(): Promise<string> {
+    const { maxBodyBytes } = this.bc;
+    const declared = Number(this.headers.raw['content-length']);
+    if (declared > maxBodyBytes) this.fail(tooLargeError(this.bc.agent, 'reply', maxBodyBytes));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of this.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBodyBytes) throw tooLargeError(this.bc.agent, 'reply', maxBodyBytes);
+        this.count(chunk);
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      this.fail(bodyError(err, this.bc.agent, this.bc.signal));
+    }
+    return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+  }
+
+  /** The whole body as JSON; a body that is not JSON is UPSTREAM_ERROR, never a SyntaxError. */
+  async json(): Promise<unknown> {
+    const text = await this.text();
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.bc.agent}" answered with a body that is not JSON`, { cause: err });
+    }
+  }
+
+  /** The body as server-sent events (HTML 9.2.6), as they arrive; each at most `maxUpstreamEventBytes`. */
+  async *sse(): AsyncGenerator<SseMessage> {
+    try {
+      yield* readSse(this.counted(), { maxEventBytes: this.bc.maxEventBytes });
+    } catch (err) {
+      const mapped = err instanceof SseEventTooLargeError ? tooLargeError(this.bc.agent, 'event', this.bc.maxEventBytes) : bodyError(err, this.bc.agent, this.bc.signal);
+      this.fail(mapped);
+    } finally {
+      this.drop();
+    }
+  }
+
+  /**
+   * The body as a web stream for SDK transports: an SSE body capped per event (counted between
+   * blank lines), anything else capped as a whole. Over a cap the stream errors with UPSTREAM_ERROR.
+   */
+  webStream(): ReadableStream<Uint8Array> {
+    const iterator = this.cappedChunks()[Symbol.asyncIterator]();
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        try {
+          const { done, value } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+        } catch (err) {
+          controller.error(err);
+        }
+      },
+      cancel: async () => {
+        await iterator.return?.(undefined);
+      },
+    });
+  }
+
+  /** Drops the body (and with it the connection, if the body was not finished). */
+  cancel(): void {
+    this.drop();
+  }
+
+  /** Destroys the body; undici then reports an abort on it, which is expected here and ignored. */
+  private drop(): void {
+    if (this.body.destroyed) return;
+    this.body.on('error', ignore);
+    this.body.destroy();
+  }
+
+  private async *cappedChunks(): AsyncGenerator<Buffer> {
+    const sse = this.isEventStream;
+    const limit = sse ? this.bc.maxEventBytes : this.bc.maxBodyBytes;
+    let pending = 0;
+    try {
+      for await (const chunk of this.counted()) {
+        if (sse) {
+          const boundary = lastBlankLine(chunk);
+          pending = boundary < 0 ? pending + chunk.length : chunk.length - boundary;
+        } else pending += chunk.length;
+        if (pending > limit) throw tooLargeError(this.bc.agent, sse ? 'event' : 'reply', limit);
+        yield chunk;
+      }
+    } catch (err) {
+      this.fail(bodyError(err, this.bc.agent, this.bc.signal));
+    }
+  }
+
+  private async *counted(): AsyncGenerator<Buffer> {
+    for await (const chunk of this.body as AsyncIterable<Buffer>) {
+      this.count(chunk);
+      yield chunk;
+    }
+  }
+
+  private count(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    const exchange = this.bc.exchange;
+    if (exchange && upstreamChannels.chunk.hasSubscribers) upstreamChannels.chunk.publish({ exchange, chunk: chunk.toString('utf8') });
+  }
+
+  /** Destroys the body (dropping the connection), reports the end with the error's code, throws it. */
+  private fail(err: GatewayError): never {
+    this.finish(err.code);
+    this.drop();
+    throw err;
+  }
+
+  /** Publishes `end` once per exchange (a body that closed without error, or the first failure). */
+  private finish(error: string | undefined): void {
+    const exchange = this.bc.exchange;
+    if (this.ended || !exchange) return;
+    this.ended = true;
+    const aborted = error === undefined && !this.body.readableEnded ? (this.bc.signal?.aborted ? 'CANCELLED' : undefined) : error;
+    upstreamChannels.end.publish({ exchange, bytes: this.bytes, durationMs: performance.now() - exchange.startedAt, ...(aborted ? { error: aborted } : {}) });
+  }
+}
+
+const ignore = (): void => undefined;
+
+/** Index just past the last blank line (`\n\n` or `\r\n\r\n`) in a chunk, or -1. */
+function lastBlankLine(chunk: Buffer): number {
+  const lf = chunk.lastIndexOf('\n\n');
+  const crlf = chunk.lastIndexOf('\r\n\r\n');
+  if (lf < 0 && crlf < 0) return -1;
+  return Math.max(lf < 0 ? -1 : lf + 2, crlf < 0 ? -1 : crlf + 4);
+}

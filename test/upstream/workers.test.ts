@@ -1,0 +1,84 @@
+/**
+ * `server.workers` (issue 12 "Use every core"): two workers behind one port sharing one Redis store
+ * both answer (distinct replica ids on /readyz, over fresh connections the primary hands out in
+ * turn), and SIGTERM stops all of them cleanly.
+ * The memory store with more than one worker is a config error that says why.
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { stringify } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/gateway.ts';
+import { spawnGateway, type GatewayProcess } from '../support/process.ts';
+import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
+
+const CATALOG_AGENT = { name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' };
+
+describeOwnRedis('workers: 2 with the Redis store', () => {
+  let redis: RedisServer;
+  let gw: GatewayProcess;
+  beforeAll(async () => {
+    redis = await startRedis();
+    gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, server: { workers: 2 }, agents: [CATALOG_AGENT] });
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await redis?.stop();
+  });
+
+  it('both workers answer on the one port, with distinct replica ids', async () => {
+    const replicas = new Set<string>();
+    // A fresh connection per request: the primary distributes connections round-robin.
+    for (let i = 0; i < 40 && replicas.size < 2; i++) {
+      const dispatcher = new Agent({ pipelining: 0 });
+      const res = await request(`${gw.url}/readyz`, { dispatcher, reset: true });
+      const body = (await res.body.json()) as { status: string; replica: string };
+      expect(body.status).toBe('ready');
+      replicas.add(body.replica);
+      await dispatcher.close();
+    }
+    expect(replicas.size).toBe(2);
+  });
+
+  it('SIGTERM stops every worker and the primary exits 0', async () => {
+    const pids = [...gw.output().matchAll(/"pid":(\d+)[^\n]*nlgate listening/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    await gw.stop();
+    expect(gw.child.exitCode).toBe(0);
+    expect(gw.output()).toContain('stopping the workers');
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe('workers with the memory store', () => {
+  const check = (config: Record<string, unknown>, env: Record<string, string> = {}) => {
+    const file = join(REPO_ROOT, `.nlgate-workers-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, stringify(config));
+    try {
+      return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'check-config', '--config', file], { cwd: REPO_ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  };
+
+  it('workers: 2 is refused by check-config, saying the memory store needs workers: 1', () => {
+    const out = check({ server: { workers: 2 }, agents: [CATALOG_AGENT] });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('workers');
+    expect(out.stderr).toContain('memory store');
+  });
+
+  it('WORKERS=2 overrides a valid file and is refused the same way', () => {
+    const out = check({ agents: [CATALOG_AGENT] }, { WORKERS: '2' });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('memory store');
+  });
+
+  it('a bad WORKERS value is a clear error', () => {
+    const out = check({ agents: [CATALOG_AGENT] }, { WORKERS: 'many' });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('WORKERS must be "auto" or a whole number');
+  });
+});
