@@ -141,7 +141,8 @@ describe('messages between calls', () => {
       await one.client.callTool({ name: 'touch', arguments: {} });
       await two.client.callTool({ name: 'touch', arguments: {} });
       await eventually(() => one.updates.length > 0);
-      expect(one.updates).toEqual(['fixture://readme']);
+      // Each touch may notify the subscriber (one or two updates, by timing): all for its resource.
+      expect(new Set(one.updates)).toEqual(new Set(['fixture://readme']));
       await one.client.unsubscribeResource({ uri: 'fixture://readme' });
       expect(two.updates).toEqual([]);
     } finally {
