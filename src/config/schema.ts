@@ -2,15 +2,22 @@ import { z } from 'zod';
 
 /** Settings every agent has, whatever its kind; the rest of an agent entry belongs to its adapter. */
 export const CommonAgentSchema = z.object({
+  /** The agent's name: it appears in URLs (`/agents/{name}`), MCP tool names and webtool paths. */
   name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/i, 'must be 1-40 letters, digits, "-" or "_" (it appears in URLs and tool names)'),
   kind: z.string().min(1),
+  /** What the agent does, in one sentence: published in `/agents`, MCP tool and webtool descriptions. */
   description: z.string().optional(),
+  /** This agent's own `defaults.promiseAfterMs`. */
   promiseAfterMs: z.number().int().positive().optional(),
+  /** This agent's own `defaults.timeoutMs`. */
   timeoutMs: z.number().int().positive().optional(),
+  /** A call lost with its replica may be run again on another one (else it fails as lost). */
   idempotent: z.boolean().optional(),
+  /** Pass the client's `Authorization` on to this agent (never done otherwise). */
   forwardCredentials: z.boolean().optional(),
+  /** Refuse calls without client credentials (HTTP 401). */
   requireAuth: z.boolean().optional(),
   /** At most `requests` calls per `windowMs` per client credential (NLWeb 2.5: 429 + Retry-After). */
   rateLimit: z.object({ requests: z.number().int().positive(), windowMs: z.number().int().positive() }).strict().optional(),
@@ -20,13 +27,19 @@ export const COMMON_AGENT_KEYS = Object.keys(CommonAgentSchema.shape);
 /** The `server` section: the listener and transport limits. */
 export const ServerConfigSchema = z
   .object({
+    /** The TCP port (`PORT` overrides; 0 picks a free one). */
     port: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** The interface to listen on (`HOST` overrides); `0.0.0.0` in a container. */
     host: z.string().default('127.0.0.1'),
+    /** Largest request body; larger bodies get 413 with the protocol's own error. */
     bodyLimitBytes: z.number().int().positive().default(1_048_576),
+    /** MCP DNS-rebinding protection: `Origin` values allowed on /mcp (empty: any). */
     allowedOrigins: z.array(z.string()).default([]),
+    /** MCP DNS-rebinding protection: `Host` values allowed on /mcp (empty: any). */
     allowedHosts: z.array(z.string()).default([]),
     /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
     corsOrigins: z.array(z.string()).default([]),
+    /** The gateway's public base URL, for links it publishes (uploads, webtool URLs); else taken from the request. */
     publicUrl: z.url().optional(),
   })
   .strict();
@@ -37,7 +50,9 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('redis'),
+      /** `redis://`, `rediss://` (TLS), `redis-sentinel://` or `redis-cluster://`, usually `${REDIS_URL}`. */
       url: z.string().regex(/^(redis|rediss|redis-sentinel|redis-cluster):\/\//, 'must be a redis://, rediss://, redis-sentinel:// or redis-cluster:// URL'),
+      /** Prefix of every key, so several gateways can share one Redis. */
       prefix: z.string().default('nlgate:'),
     })
     .strict(),
