@@ -13,7 +13,7 @@ export function editorConfigSchema(adapters: readonly AdapterFactory<any>[]): z.
     return CommonAgentSchema.extend({ kind: z.literal(a.kind) }).extend(own).strict();
   });
   const agent = z.discriminatedUnion('kind', entries as unknown as [z.ZodObject, ...z.ZodObject[]]);
-  return GatewayConfigSchema.safeExtend({ agents: z.array(agent).min(1) });
+  return z.strictObject({ ...GatewayConfigSchema.shape, agents: z.array(agent).min(1) });
 }
 
 /** The JSON Schema (2020-12) of a config file, as written to config/nlgate.schema.json. */
