@@ -27,7 +27,7 @@ export function hostnames(entries: string[]): string[] {
 /**
  * DNS-rebinding protection (MCP "Security Warning", interop.md: 403 for a bad `Origin`/`Host`):
  * the `Host` must be in `allowedHosts`, a present `Origin` in `allowedOrigins`. An empty list
- * checks nothing (the config decides; see README "MCP").
+ * checks nothing (the config decides; see docs/mcp.md).
  */
 export function rejectUntrusted(req: Request, settings: Pick<ServerSettings, 'allowedHosts' | 'allowedOrigins'>): Response | undefined {
   if (settings.allowedHosts.length > 0) {
