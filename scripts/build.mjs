@@ -12,7 +12,8 @@ const node = pkg.engines.node.match(/\d+/)[0];
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli.ts', 'demo-agents': 'examples/demo-agents.ts' },
-  outdir: 'dist',
+  // `node scripts/build.mjs [outdir]`: tests build into their own folder (one level down, like dist/).
+  outdir: process.argv[2] ?? 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',

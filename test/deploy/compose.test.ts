@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
+import { DEMO_AGENTS } from '../../examples/demo-agents.ts';
 import { loadConfigFile } from '../../src/config/load.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
 
@@ -73,15 +74,13 @@ describe('docker-compose.yml', () => {
     const cfg = loadConfigFile(join(REPO_ROOT, 'deploy/gateway.yaml'), { adapters: builtinAdapters, env: { REDIS_URL: 'redis://redis:6379' } }).config;
     const remote = cfg.agents.filter((g) => typeof g.url === 'string');
     expect(remote.map((g) => g.kind).sort()).toEqual(['nlip', 'nlweb-legacy', 'webtool']);
-    const demoSource = readFileSync(join(REPO_ROOT, 'examples/demo-agents.ts'), 'utf8');
     for (const agent of remote) {
       const url = new URL(agent.url as string);
       const service = services[url.hostname];
       expect(service, `${agent.name}: ${url.hostname}`).toBeDefined();
       expect(service!.environment!.PORT, agent.name).toBe(url.port);
-      const demo = service!.command![2]!;
       expect(service!.command!.slice(0, 2)).toEqual(['node', 'dist/demo-agents.js']);
-      expect(demoSource, `demo agent ${demo}`).toContain(`'${demo}'`.replace(/^'([a-z]+)'$/, '$1:'));
+      expect(Object.keys(DEMO_AGENTS), agent.name).toContain(service!.command![2]);
     }
   });
 

@@ -14,6 +14,7 @@ import { spawnListening, type Listening } from '../support/spawn-url.ts';
 // way the compose file says, on loopback and free ports instead of service names.
 const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
   services: Record<string, { command?: string[]; environment?: Record<string, string> }>;
+  // (each service's command is run below, with dist/ replaced by this test's own build folder)
 };
 
 async function freePort(): Promise<number> {
@@ -33,15 +34,21 @@ describeOwnRedis('the compose stack run as processes: nginx → two replicas →
   let nginx: ChildProcess | undefined;
   let dir: string;
   let lb: string;
+  const dist = `.nlgate-test-dist-${process.pid}`;
 
   beforeAll(async () => {
     redis = await startRedis();
+    // The compiled code, as in the image: built into a folder of this test's own.
+    await new Promise<void>((resolve, reject) => {
+      const b = spawn(process.execPath, ['scripts/build.mjs', dist], { cwd: REPO_ROOT, stdio: 'inherit' });
+      b.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited ${code}`))));
+    });
     // Demo agents, with the command each compose service runs (compiled there, from source here).
     const agentUrl: Record<string, string> = {};
     for (const name of ['webtool', 'nlip-agent', 'legacy-agent']) {
       const [, script, which] = compose.services[name]!.command!;
       expect(script).toBe('dist/demo-agents.js');
-      const agent = await spawnListening(['--import', 'tsx', 'examples/demo-agents.ts', which!], { HOST: '127.0.0.1', PORT: '0' });
+      const agent = await spawnListening([script!.replace('dist/', `${dist}/`), which!], { HOST: '127.0.0.1', PORT: '0' });
       running.push(agent);
       agentUrl[name] = agent.url;
     }
@@ -55,7 +62,8 @@ describeOwnRedis('the compose stack run as processes: nginx → two replicas →
       HOST: '127.0.0.1',
       PORT: '0',
     };
-    const replicas = await Promise.all([0, 1].map(() => spawnListening(['--import', 'tsx', 'src/cli.ts', 'serve'], gatewayEnv)));
+    const [, cli, ...args] = compose.services['gateway-a']!.command!;
+    const replicas = await Promise.all([0, 1].map(() => spawnListening([cli!.replace('dist/', `${dist}/`), ...args], gatewayEnv)));
     running.push(...replicas);
     // nginx with the repository's config; only the addresses change.
     dir = mkdtempSync(join(tmpdir(), 'nlgate-nginx-'));
@@ -85,6 +93,7 @@ describeOwnRedis('the compose stack run as processes: nginx → two replicas →
     await Promise.all(running.map((p) => p.stop()));
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    rmSync(join(REPO_ROOT, dist), { recursive: true, force: true });
   });
 
   it('answers on every protocol through the load balancer', async () => {
