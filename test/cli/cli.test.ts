@@ -103,5 +103,5 @@ describe('nlgate check-config', () => {
     expect((err4 as { stderr: string }).stderr).toMatch(/environment variable CATALOG_FILE is not set\n    hint: set CATALOG_FILE/);
     const { rmSync } = await import('node:fs');
     rmSync(bad, { force: true });
-  });
+  }, 90_000); // four CLI runs, each a fresh tsx process
 });
