@@ -45,6 +45,7 @@ describe('Dockerfile', () => {
 
 describe('the image start command, run as-is outside Docker', () => {
   let app: string;
+  const built = `.nlgate-test-dist-${process.pid}`;
   const children: ChildProcess[] = [];
 
   /** Starts a command in the image layout and resolves with the URL it prints. */
@@ -66,15 +67,16 @@ describe('the image start command, run as-is outside Docker', () => {
   }
 
   beforeAll(async () => {
-    // The build stage: npm run build (esbuild) into dist/.
+    // The build stage: npm run build (esbuild), into a folder of this test's own (not the checkout's dist/).
     await new Promise<void>((resolve, reject) => {
-      const b = spawn(process.execPath, ['scripts/build.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+      const b = spawn(process.execPath, ['scripts/build.mjs', built], { cwd: REPO_ROOT, stdio: 'inherit' });
       b.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited ${code}`))));
     });
     // The runtime stage: /app holds only what it copies (dist, config, the catalog, package.json) and
     // the production node_modules (here a link to the checkout's).
     app = mkdtempSync(join(tmpdir(), 'nlgate-image-'));
-    cpSync(join(REPO_ROOT, 'dist'), join(app, 'dist'), { recursive: true });
+    cpSync(join(REPO_ROOT, built), join(app, 'dist'), { recursive: true });
+    rmSync(join(REPO_ROOT, built), { recursive: true, force: true });
     // `COPY a ./` copies into the folder; `COPY dir ./dir` makes it.
     for (const { src, dest } of contextCopies) cpSync(join(REPO_ROOT, src), join(app, dest.endsWith('/') ? src : dest), { recursive: true });
     symlinkSync(join(REPO_ROOT, 'node_modules'), join(app, 'node_modules'));
