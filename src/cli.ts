@@ -5,15 +5,9 @@ import { createLogger } from './core/logger.ts';
 import { startServer } from './server.ts';
 import { startTracing } from './telemetry/index.ts';
 import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
-
-const USAGE = `Usage: nlgate <command> [--config FILE]
-
-Commands:
-  serve          run the gateway (default config: config/gateway.yaml, or $NLGATE_CONFIG)
-  check-config   validate a config file and list its agents
-
-Environment: NLGATE_CONFIG (config file), PORT (default 8080), HOST (default 127.0.0.1), LOG_LEVEL (info),
-  OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_TRACES_EXPORTER / OTEL_SERVICE_NAME / ... (traces; off when unset)`;
+import { explainProblems } from './cli/hints.ts';
+import { runProbe } from './cli/probe.ts';
+import { usage, VERSION } from './cli/usage.ts';
 
 /** The bundled default config, found relative to this file so `npm start` works from any directory. */
 const DEFAULT_CONFIG = fileURLToPath(new URL('../config/gateway.yaml', import.meta.url));
@@ -40,13 +34,19 @@ async function buildAgents(loaded: LoadedConfig): Promise<string | undefined> {
 }
 
 async function main(args: string[]): Promise<number> {
-  const command = args[0] ?? 'serve';
+  // No command shows help rather than starting a server: `serve` is said on purpose (issue 13, item 9).
+  const command = args[0] ?? 'help';
   if (command === '--help' || command === '-h' || command === 'help') {
-    console.log(USAGE);
+    console.log(usage());
     return 0;
   }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    console.log(VERSION);
+    return 0;
+  }
+  if (command === 'probe') return runProbe(args.slice(1));
   if (command !== 'serve' && command !== 'check-config') {
-    console.error(`Unknown command "${command}"\n\n${USAGE}`);
+    console.error(`Unknown command "${command}"\n\n${usage()}`);
     return 2;
   }
   let loaded;
@@ -54,7 +54,7 @@ async function main(args: string[]): Promise<number> {
     loaded = loadConfigFile(configPath(args), { adapters: builtinAdapters });
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      console.error(command === 'check-config' ? explainProblems(err.source, err.problems) : err.message);
       return 1;
     }
     throw err;
@@ -76,7 +76,7 @@ async function main(args: string[]): Promise<number> {
     // Build every agent too: a catalog file that does not parse or a bad command is a config error.
     const problem = await buildAgents(loaded);
     if (problem) {
-      console.error(`Invalid config ${loaded.source}:\n  - ${problem}`);
+      console.error(explainProblems(loaded.source, [problem]));
       return 1;
     }
     console.log(`${loaded.source}: valid`);

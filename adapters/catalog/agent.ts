@@ -17,6 +17,7 @@ export interface CatalogAgentSettings {
   maxResults?: number;
   minScore?: number;
   summarize?: boolean;
+  delayMs?: number;
 }
 
 /** Keys every result item leads with (interop: the v0.54 client keeps items with `@type`, `@id`, `score`, `site`). */
@@ -76,6 +77,8 @@ export class CatalogAgent implements Agent {
    */
   async *ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
     const { signal } = ctx;
+    if (signal.aborted) return;
+    if (this.settings.delayMs) await abortableDelay(this.settings.delayMs, signal);
     if (signal.aborted) return;
     const query = request.query;
     const asked = typeof query?.text === 'string' ? query.text.trim() : '';
@@ -170,4 +173,17 @@ export class CatalogAgent implements Agent {
     const out = Object.fromEntries(Object.entries({ ...lead, ...rest, grounding }).filter(([, v]) => v !== undefined));
     return out as ResultItem;
   }
+}
+
+/** Resolves after `ms`, or as soon as the call is cancelled (a cancelled demo delay must not hold the replica). */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -21,6 +21,11 @@ export const CatalogConfigSchema = z.strictObject({
   minScore: z.number().min(0).max(100).optional(),
   /** Honour `prefer.mode: summarize` with an extractive SearchSummary item. */
   summarize: z.boolean().default(true),
+  /**
+   * Wait this long before answering (a demo of a slow agent: with a lower `promiseAfterMs` the
+   * gateway answers /ask with a promise, as the README's promise example shows). Capped at 10 minutes.
+   */
+  delayMs: z.number().int().nonnegative().max(600_000).optional(),
 });
 
 export type CatalogConfig = z.infer<typeof CatalogConfigSchema>;

@@ -1,6 +1,6 @@
 /**
  * Adapter kind `mcp`: an upstream MCP server over Streamable HTTP (2026-07-28 or 2025), legacy
- * HTTP+SSE, or stdio, through the SDK client (README "MCP").
+ * HTTP+SSE, or stdio, through the SDK client (docs/mcp.md).
  */
 import type { AdapterFactory } from '../../src/core/agent.ts';
 import { McpAgent } from './agent.ts';

@@ -1,5 +1,5 @@
 /**
- * Adapter kind `nlip`: an upstream NLIP (ECMA-430) agent over HTTP (README "NLIP › NLIP agents
+ * Adapter kind `nlip`: an upstream NLIP (ECMA-430) agent over HTTP (docs/nlip.md "NLIP agents
  * behind the gateway").
  */
 import type { AdapterFactory } from '../../src/core/agent.ts';

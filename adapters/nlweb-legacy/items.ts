@@ -32,7 +32,7 @@ function firstType(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Legacy scores are 0-100 integers, sometimes sent as strings; kept on that scale (README "Front a legacy NLWeb server"). */
+/** Legacy scores are 0-100 integers, sometimes sent as strings; kept on that scale (docs/legacy.md). */
 function toScore(value: unknown): number | undefined {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;

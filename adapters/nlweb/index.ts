@@ -1,5 +1,5 @@
 /**
- * Adapter kind `nlweb`: an upstream NLWeb v0.55 or v0.54 agent over HTTP (README "Upstream NLWeb agents").
+ * Adapter kind `nlweb`: an upstream NLWeb v0.55 or v0.54 agent over HTTP (docs/adapters/nlweb.md).
  */
 import type { AdapterFactory } from '../../src/core/agent.ts';
 import { NlwebAgent } from './agent.ts';

@@ -4,15 +4,22 @@ import { AuthConfigSchema, RateLimitSchema } from './auth-schema.ts';
 
 /** Settings every agent has, whatever its kind; the rest of an agent entry belongs to its adapter. */
 export const CommonAgentSchema = z.object({
+  /** The agent's name: it appears in URLs (`/agents/{name}`), MCP tool names and webtool paths. */
   name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/i, 'must be 1-40 letters, digits, "-" or "_" (it appears in URLs and tool names)'),
   kind: z.string().min(1),
+  /** What the agent does, in one sentence: published in `/agents`, MCP tool and webtool descriptions. */
   description: z.string().optional(),
+  /** This agent's own `defaults.promiseAfterMs`. */
   promiseAfterMs: z.number().int().positive().optional(),
+  /** This agent's own `defaults.timeoutMs`. */
   timeoutMs: z.number().int().positive().optional(),
+  /** A call lost with its replica may be run again on another one (else it fails as lost). */
   idempotent: z.boolean().optional(),
+  /** Pass the client's `Authorization` on to this agent (never done otherwise). */
   forwardCredentials: z.boolean().optional(),
+  /** Refuse calls without client credentials (HTTP 401). */
   requireAuth: z.boolean().optional(),
   /** At most `requests` calls per `windowMs` per principal (client address when anonymous; NLWeb 2.5: 429 + Retry-After). */
   rateLimit: RateLimitSchema.optional(),
@@ -22,14 +29,19 @@ export const COMMON_AGENT_KEYS = Object.keys(CommonAgentSchema.shape);
 /** The `server` section: the listener and transport limits. */
 export const ServerConfigSchema = z
   .object({
+    /** The TCP port (`PORT` overrides; 0 picks a free one). */
     port: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** The interface to listen on (`HOST` overrides); `0.0.0.0` in a container. */
     host: z.string().default('127.0.0.1'),
+    /** Largest request body; larger bodies get 413 with the protocol's own error. */
     bodyLimitBytes: z.number().int().positive().default(1_048_576),
     /** Origins (scheme://host[:port], or `scheme://*`) browsers may call from besides the gateway's own; compared with their port. */
     allowedOrigins: z.array(z.string().regex(/^[a-z][a-z0-9+.-]*:\/\/(\*|[^/\s]+)\/?$/i, 'must be an origin such as "http://localhost:6274" (scheme, host and port) or "moz-extension://*"')).default([]),
+    /** `Host` values allowed on every route, compared with their port (empty, on loopback: the loopback names with the listen port). */
     allowedHosts: z.array(z.string()).default([]),
     /** Origins browsers may call from (CORS); `["*"]` for any. Empty: no CORS headers. */
     corsOrigins: z.array(z.string()).default([]),
+    /** The gateway's public base URL, for links it publishes (uploads, webtool URLs); else taken from the request. */
     publicUrl: z.url().optional(),
     /** Addresses or CIDRs of proxies whose `X-Forwarded-For` is believed (docs/security.md); nobody else's is. */
     trustedProxies: z.array(z.string()).default([]),
@@ -60,7 +72,9 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('redis'),
+      /** `redis://`, `rediss://` (TLS), `redis-sentinel://` or `redis-cluster://`, usually `${REDIS_URL}`. */
       url: z.string().regex(/^(redis|rediss|redis-sentinel|redis-cluster):\/\//, 'must be a redis://, rediss://, redis-sentinel:// or redis-cluster:// URL'),
+      /** Prefix of every key, so several gateways can share one Redis. */
       prefix: z.string().default('nlgate:'),
     })
     .strict(),

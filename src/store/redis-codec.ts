@@ -1,5 +1,5 @@
 /**
- * How store records map onto Redis hashes (README "State store › State model"). Scalars the Lua scripts
+ * How store records map onto Redis hashes (docs/state.md "State model"). Scalars the Lua scripts
  * compare (status, owner, leaseUntil) are plain hash fields; nested JSON (response, request,
  * upstream sessions) is stored as opaque JSON strings that only TypeScript parses.
  */

@@ -1,5 +1,5 @@
 /**
- * `store.url` for the Redis store: which Redis deployment to dial and how (README "State store"
+ * `store.url` for the Redis store: which Redis deployment to dial and how (docs/state.md
  * "URL forms"). Plain URLs go to ioredis as they are; Sentinel and Cluster URLs, which ioredis
  * does not parse, are turned into its `sentinels`/`name` options and its Cluster startup nodes.
  *
@@ -34,7 +34,7 @@ export type RedisTarget =
     }
   | { mode: 'cluster'; nodes: HostPort[]; tls: boolean; username?: string; password?: string };
 
-/** Connection tuning (README "State store › Redis settings"). */
+/** Connection tuning (docs/state.md "Redis settings"). */
 export interface RedisTuning {
   /** A command without a reply after this long fails (a hung Redis). Default 2000 ms. */
   commandTimeoutMs: number;
@@ -71,7 +71,7 @@ function parseHostPort(raw: string, defaultPort: number): HostPort {
   return { host: (m[1] ?? m[2]) as string, port };
 }
 
-/** Parses `store.url` into a standalone, Sentinel or Cluster target (README "State store › URL forms"). */
+/** Parses `store.url` into a standalone, Sentinel or Cluster target (docs/state.md "URL forms"). */
 export function parseRedisUrl(url: string): RedisTarget {
   if (/^rediss?:\/\//i.test(url)) {
     try {

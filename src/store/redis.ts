@@ -23,7 +23,7 @@ type Client = Redis | Cluster;
 export { storeUnavailable, toStoreError } from './redis-connection.ts';
 
 export interface RedisStoreOptions {
-  /** redis://, rediss://, redis-sentinel://, redis-cluster:// (README "State store › URL forms"). */
+  /** redis://, rediss://, redis-sentinel://, redis-cluster:// (docs/state.md "URL forms"). */
   url?: string;
   /** An existing client (its owner closes it; the store closes only its own subscriber). */
   client?: Client;
@@ -35,7 +35,7 @@ export interface RedisStoreOptions {
 
 const ms = (n: number): number => Math.max(1, Math.ceil(n));
 
-/** The Redis-backed `Store` (design.md "State"; key layout and round trips in README "State store"). */
+/** The Redis-backed `Store` (design.md "State"; key layout and round trips in docs/state.md). */
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly prefix: string;

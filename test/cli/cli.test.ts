@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ const run = promisify(execFile);
 const cli = (...args: string[]) =>
   run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: REPO_ROOT, env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' } });
 
-/** `npm start` is `tsx src/cli.ts serve` with no config argument: the embedded default. */
+/** `npm start` builds, then runs `serve` with no config argument: the embedded default (same code as src/cli.ts). */
 describe('nlgate serve with the embedded default config (what npm start runs)', () => {
   let child: ReturnType<typeof spawn>;
   let url: string;
@@ -38,6 +38,17 @@ describe('nlgate serve with the embedded default config (what npm start runs)', 
     expect(JSON.stringify(body.results[0]).toLowerCase()).toContain('pasta');
   });
 
+  it("README's promise example: the demo agent slow-recipes answers 202 with a token, /await long-polls the answer", async () => {
+    const asked = await fetch(`${url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":{"text":"pasta","site":"slow-recipes"}}' });
+    expect(asked.status).toBe(202);
+    const promise = (await asked.json()) as { _meta: { response_type: string }; promise: { token: string } };
+    expect(promise._meta.response_type).toBe('promise');
+    const body = JSON.stringify({ promise_token: promise.promise.token, action: 'checkin', wait_ms: 10000 });
+    const answer = (await (await fetch(`${url}/await`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { _meta: { response_type: string }; results: unknown[] };
+    expect(answer._meta.response_type).toBe('answer');
+    expect(answer.results.length).toBeGreaterThan(2);
+  });
+
   it('streams the same query as named events', async () => {
     const res = await fetch(`${url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"query":{"text":"pasta"}}' });
     const events = parseSseText(await res.text());
@@ -47,12 +58,32 @@ describe('nlgate serve with the embedded default config (what npm start runs)', 
   });
 });
 
+describe('nlgate help and version (issue 13, item 9)', () => {
+  it('shows help, listing every command, with no arguments instead of starting a server', async () => {
+    const { stdout } = await cli();
+    for (const command of ['serve', 'check-config', 'probe', 'help', 'version']) expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    expect((await cli('--help')).stdout).toBe(stdout);
+  });
+
+  it('prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await cli('--version')).stdout.trim()).toBe(version);
+    expect((await cli('version')).stdout.trim()).toBe(version);
+  });
+
+  it('refuses an unknown command with exit 2 and the help', async () => {
+    const err = await cli('serv').catch((e: { code: number; stderr: string }) => e);
+    expect(err).toMatchObject({ code: 2 });
+    expect((err as { stderr: string }).stderr).toMatch(/Unknown command "serv"[\s\S]*Commands:/);
+  });
+});
+
 describe('nlgate check-config', () => {
   it('accepts the default config and every example config', async () => {
     const files = ['config/gateway.yaml', ...readdirSync(join(REPO_ROOT, 'config/examples')).map((f) => `config/examples/${f}`)];
     const outputs = await Promise.all(files.map((file) => cli('check-config', file)));
     outputs.forEach(({ stdout }, i) => expect(stdout, files[i]).toContain('valid'));
-  });
+  }, 90_000);
 
   it('names the file, the path and the problem, and exits 1', async () => {
     const bad = join(REPO_ROOT, `.nlgate-test-bad-${process.pid}.yaml`);
@@ -63,8 +94,14 @@ describe('nlgate check-config', () => {
     expect((err as { stderr: string }).stderr).toMatch(/agents\.0.*missing\.jsonl/);
     writeFileSync(bad, 'agents:\n  - name: r\n    kind: catalog\n');
     const err2 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
-    expect((err2 as { stderr: string }).stderr).toMatch(/agents\.0\.file: /);
+    expect((err2 as { stderr: string }).stderr).toMatch(/agents\.0\.file: .*\n    hint: file is required here/);
+    writeFileSync(bad, 'server:\n  prot: 80\nagents:\n  - name: r\n    kind: catalog\n    file: x.jsonl\n');
+    const err3 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
+    expect((err3 as { stderr: string }).stderr).toMatch(/server: Unrecognized key: "prot"\n    hint: remove or rename "prot": it is not a field of the server section/);
+    writeFileSync(bad, 'agents:\n  - name: r\n    kind: catalog\n    file: ${CATALOG_FILE}\n');
+    const err4 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
+    expect((err4 as { stderr: string }).stderr).toMatch(/environment variable CATALOG_FILE is not set\n    hint: set CATALOG_FILE/);
     const { rmSync } = await import('node:fs');
     rmSync(bad, { force: true });
-  });
+  }, 90_000); // four CLI runs, each a fresh tsx process
 });

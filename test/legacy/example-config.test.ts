@@ -7,7 +7,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { listenApp, type TestServer } from '../support/http.ts';
 import { startLegacyServer, type LegacyServer } from './legacy-server.ts';
 
-/** The walk-through of README "Front a legacy NLWeb server", run against config/examples/legacy.yaml and the generation C test server. */
+/** The walk-through of docs/legacy.md, run against config/examples/legacy.yaml and the generation C test server. */
 const EXAMPLE = fileURLToPath(new URL('../../config/examples/legacy.yaml', import.meta.url));
 let legacy: LegacyServer;
 let gw: GatewayApp;
@@ -28,7 +28,7 @@ afterAll(async () => {
 const postJson = (path: string, body: unknown) =>
   fetch(`${http.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('README "Front a legacy NLWeb server" walk-through (config/examples/legacy.yaml)', () => {
+describe('docs/legacy.md walk-through (config/examples/legacy.yaml)', () => {
   it('POST /ask twice in one conversation: the second turn is decontextualized upstream', async () => {
     const one = (await (await postJson('/ask', { query: { text: 'pumpkin pie' }, prefer: { streaming: false } })).json()) as any;
     const two = (await (await postJson('/ask', { query: { text: 'vegan ones?' }, prefer: { streaming: false }, meta: { session_context: one._meta.session_context } })).json()) as any;

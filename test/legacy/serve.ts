@@ -1,5 +1,5 @@
 /**
- * Runs one of the test legacy NLWeb servers on a fixed port, for trying README "Front a legacy NLWeb server" by hand:
+ * Runs one of the test legacy NLWeb servers on a fixed port, for trying docs/legacy.md by hand:
  *   npx tsx test/legacy/serve.ts C 8000     # generation A, B or C; port (default 8000)
  */
 import { createServer } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * Interop vectors for NLIP (interop.md "NLIP"): shapes real peers send, each with the reply the
- * gateway documents (README "NLIP › What the gateway accepts"). Shared by the parser unit tests and
+ * gateway documents (docs/nlip.md "What the gateway accepts"). Shared by the parser unit tests and
  * the binding's HTTP tests so both layers agree.
  */
 

@@ -96,7 +96,7 @@ export function readAsk(msg: NlipMessage, opts: { conversationId?: string; uploa
   return { request, text, attachments, notes };
 }
 
-/** Puts attachments into the request (for an agent that takes them, README "NLIP"). */
+/** Puts attachments into the request (for an agent that takes them, docs/nlip.md). */
 export function withAttachments(request: AskRequest, attachments: MediaAttachment[]): AskRequest {
   if (attachments.length === 0) return request;
   return { ...request, context: { ...request.context, [ATTACHMENTS_KEY]: attachments } };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { placeholderProblem } from './placeholder.ts';
 
 /** NLWeb protocol version the gateway speaks on output (spec v0.55, 3.4). */
 export const NLWEB_VERSION = '0.55';
@@ -47,7 +48,13 @@ export type Prefer = z.infer<typeof PreferSchema>;
 export const RequestMetaSchema = z.looseObject({
   version: z.string().optional(),
   api_version: z.string().optional(),
-  session_context: z.record(z.string(), z.unknown()).optional(),
+  session_context: z
+    .record(z.string(), z.unknown())
+    .superRefine((ctx, issues) => {
+      const problem = typeof ctx.conversation_id === 'string' ? placeholderProblem(ctx.conversation_id) : undefined;
+      if (problem) issues.addIssue({ code: 'custom', path: ['conversation_id'], message: problem });
+    })
+    .optional(),
   user: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   remember: z.boolean().optional(),
   start_num: z.coerce.number().int().nonnegative().optional(),

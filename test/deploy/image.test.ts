@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/gateway.ts';
+
+// No container engine runs here, so the image is checked in two halves: the Dockerfile's text (what
+// the engine would do), and its start command run as-is, outside Docker, from a copy of exactly the
+// files the runtime stage copies, with the image's environment.
+const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+const stages = dockerfile.split(/^FROM /m).slice(1);
+const runtime = stages.at(-1)!;
+
+/** The runtime stage's `COPY <src> <dest>` lines from the build context (not from another stage). */
+const contextCopies = [...runtime.matchAll(/^COPY (?!--from)(\S+) (\S+)$/gm)].map((m) => ({ src: m[1]!, dest: m[2]! }));
+/** The image's environment (`ENV K=V ...`). */
+const imageEnv = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => kv.split('=') as [string, string])));
+const cmd = JSON.parse(runtime.match(/^CMD (\[.*\])$/m)![1]!) as string[];
+
+describe('Dockerfile', () => {
+  it('builds from Node 24 LTS pinned by digest, in two stages', () => {
+    const base = dockerfile.match(/^ARG NODE_IMAGE=(\S+)$/m)?.[1];
+    expect(base).toMatch(/^node:24[\w.-]*@sha256:[0-9a-f]{64}$/);
+    expect(stages.length).toBe(2);
+    for (const stage of stages) expect(stage.split('\n')[0]).toMatch(/^\$\{NODE_IMAGE\}/);
+  });
+
+  it('runs the compiled CLI as a non-root user behind an init, with a liveness HEALTHCHECK', () => {
+    expect(cmd).toEqual(['node', 'dist/cli.js', 'serve']);
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).toMatch(/^ENTRYPOINT \["\/usr\/bin\/tini", "--"\]$/m);
+    const healthcheck = runtime.match(/^HEALTHCHECK[\s\S]*?CMD (.*)$/m)?.[1] ?? '';
+    expect(healthcheck).toContain('/healthz');
+    expect(healthcheck).not.toContain('/readyz'); // readiness checks Redis: an outage must not kill every replica
+    expect(runtime).not.toMatch(/\btsx\b|COPY src /); // nothing is transpiled at start
+  });
+
+  it('copies only paths that exist; the build stage compiles with npm run build', () => {
+    for (const { src } of contextCopies) expect(existsSync(join(REPO_ROOT, src)), src).toBe(true);
+    for (const m of stages[0]!.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) for (const src of m[1]!.split(/\s+/)) expect(existsSync(join(REPO_ROOT, src)), src).toBe(true);
+    expect(stages[0]).toMatch(/npm run build && npm prune --omit=dev/);
+  });
+});
+
+describe('the image start command, run as-is outside Docker', () => {
+  let app: string;
+  const built = `.nlgate-test-dist-${process.pid}`;
+  const children: ChildProcess[] = [];
+
+  /** Starts a command in the image layout and resolves with the URL it prints. */
+  function start(argv: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+    const child = spawn(process.execPath, argv.slice(1), { cwd: app, env: { PATH: process.env.PATH!, ...env } });
+    children.push(child);
+    return new Promise((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+      const read = (d: Buffer) => {
+        out += d.toString();
+        const m = out.match(/"url":"([^"]+)"/) ?? out.match(/on (http:\/\/\S+)/);
+        if (m) (clearTimeout(timer), resolve({ url: m[1]!.replace('0.0.0.0', '127.0.0.1'), child }));
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+    });
+  }
+
+  beforeAll(async () => {
+    // The build stage: npm run build (esbuild), into a folder of this test's own (not the checkout's dist/).
+    await new Promise<void>((resolve, reject) => {
+      const b = spawn(process.execPath, ['scripts/build.mjs', built], { cwd: REPO_ROOT, stdio: 'inherit' });
+      b.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build exited ${code}`))));
+    });
+    // The runtime stage: /app holds only what it copies (dist, config, the catalog, package.json) and
+    // the production node_modules (here a link to the checkout's).
+    app = mkdtempSync(join(tmpdir(), 'nlgate-image-'));
+    cpSync(join(REPO_ROOT, built), join(app, 'dist'), { recursive: true });
+    rmSync(join(REPO_ROOT, built), { recursive: true, force: true });
+    // `COPY a ./` copies into the folder; `COPY dir ./dir` makes it.
+    for (const { src, dest } of contextCopies) cpSync(join(REPO_ROOT, src), join(app, dest.endsWith('/') ? src : dest), { recursive: true });
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(app, 'node_modules'));
+  }, 60_000);
+  afterAll(() => {
+    for (const c of children) c.kill('SIGTERM');
+    if (app) rmSync(app, { recursive: true, force: true });
+  });
+
+  it('serves /healthz and answers a query with the embedded config, without src/ or tsx', async () => {
+    expect(existsSync(join(app, 'src'))).toBe(false);
+    // The image's env as-is, except PORT: a free port instead of 8080 (other suites run alongside).
+    const { url } = await start(cmd, { ...imageEnv, PORT: '0' });
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    const res = await fetch(`${url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":{"text":"pasta"}}' });
+    const body = (await res.json()) as { results: unknown[] };
+    expect(body.results.length).toBeGreaterThan(0);
+  });
+
+  it('prints its version and help from the compiled CLI', async () => {
+    const run = (args: string[]) =>
+      new Promise<string>((resolve) => {
+        const c = spawn(process.execPath, ['dist/cli.js', ...args], { cwd: app });
+        let out = '';
+        c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+        c.once('exit', () => resolve(out));
+      });
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect((await run(['--version'])).trim()).toBe(pkg.version);
+    expect(await run([])).toMatch(/Commands:[\s\S]*serve[\s\S]*check-config[\s\S]*probe/);
+  });
+
+  it('runs a demo agent from the same image (what the compose file does)', async () => {
+    const { url } = await start(['node', 'dist/demo-agents.js', 'webtool'], { ...imageEnv, PORT: '0' });
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { name: string }).name).toBeTruthy();
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    const { child } = await start(cmd, { ...imageEnv, PORT: '0' });
+    const code = await new Promise<number | null>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', (c) => resolve(c));
+      child.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+});
