@@ -68,7 +68,7 @@ describe('A2A clients reach a gateway agent', () => {
         const artifacts = events.filter((e) => e.payload?.$case === 'artifactUpdate');
         expect(artifacts.length).toBeGreaterThanOrEqual(3);
         expect(finalState(events)).toBe(TaskState.TASK_STATE_COMPLETED);
-        const taskId = events[0]!.payload!.value.id as string;
+        const taskId = (events[0]!.payload!.value as { id: string }).id;
         const stored = await client.getTask({ id: taskId, tenant: '' });
         expect(stored.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(dataParts(stored).length).toBe(3);

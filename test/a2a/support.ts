@@ -4,7 +4,11 @@ import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTrans
 
 /** The SDK's own client for the A2A agent at `baseUrl` (reads its card), preferring one transport. */
 export async function a2aClient(baseUrl: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC', headers: Record<string, string> = {}): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...headers } });
+  const fetchImpl: typeof fetch = (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [k, v] of Object.entries(headers)) merged.set(k, v);
+    return fetch(input, { ...init, headers: merged });
+  };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
