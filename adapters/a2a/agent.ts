@@ -4,6 +4,7 @@ import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConf
 import { GatewayError } from '../../src/core/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
+import type { Client } from '@a2a-js/sdk/client';
 import type { A2aAdapterConfig } from './config.ts';
 import { A2aConnection, type CallScope } from './connection.ts';
 import { isWorking, partsToItems, replyEvents, statusText, summaryItem, terminalEvent } from './mapping.ts';
@@ -68,8 +69,48 @@ export class A2aAgent implements Agent {
       yield* this.streamed(client.sendMessageStream(params, { signal: ctx.signal }), ctx);
       return;
     }
-    const reply = await this.call(() => client.sendMessage(params, { signal: ctx.signal }));
-    yield* this.finish(reply, ctx);
+    // Non-blocking: the task id comes back at once, so a cancel can reach the upstream task.
+    const reply = await this.call(() => client.sendMessage({ ...params, configuration: { ...params.configuration!, returnImmediately: true } }, { signal: ctx.signal }));
+    if (!('status' in reply) || !isWorking(reply)) {
+      yield* this.finish(reply, ctx);
+      return;
+    }
+    yield* this.follow(client, reply, ctx);
+  }
+
+  /** Follows a working task with GetTask (backing off to 2 s) until it ends; an abort cancels it upstream. */
+  private async *follow(client: Client, first: Task, ctx: CallContext): AsyncGenerator<AgentEvent> {
+    const stop = this.cancelOnAbort(first.id, ctx);
+    try {
+      let task = first;
+      let pause = 100;
+      let last: string | undefined;
+      while (isWorking(task)) {
+        const message = statusText(task.status);
+        if (message && message !== last) yield { type: 'progress', message: (last = message) };
+        await sleep(pause, ctx.signal);
+        if (ctx.signal.aborted) throw ctx.signal.reason ?? new GatewayError('CANCELLED', 'The call was cancelled');
+        pause = Math.min(pause * 2, 2_000);
+        task = await this.call(() => client.getTask({ id: first.id, tenant: '' }, { signal: ctx.signal }));
+      }
+      yield* this.finish(task, ctx);
+    } finally {
+      stop();
+    }
+  }
+
+  /** While a task runs, an aborted call (cancel, timeout, client gone) sends CancelTask upstream (best effort). */
+  private cancelOnAbort(taskId: string, ctx: CallContext): () => void {
+    const onAbort = () => {
+      // A client of its own: the call's client fetches with the very signal that just aborted.
+      const { signal: _aborted, ...scope } = this.scope(ctx);
+      void this.connection
+        .client({ ...scope, signal: AbortSignal.timeout(5_000) })
+        .then(({ client }) => client.cancelTask({ id: taskId, tenant: '', metadata: undefined }))
+        .catch(() => undefined);
+    };
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    return () => ctx.signal.removeEventListener('abort', onAbort);
   }
 
   /** NLWeb 4.2 over A2A: checkin is GetTask (a promise again while it works), cancel is CancelTask. */
@@ -115,29 +156,37 @@ export class A2aAgent implements Agent {
   /** §3.2.2 stream events as canonical events; a stream that ends while the task works becomes a promise. */
   private async *streamed(events: AsyncGenerator<StreamResponse>, ctx: CallContext): AsyncGenerator<AgentEvent> {
     let task: Task | undefined;
+    let stop = () => {};
     const text: string[] = [];
     let lastProgress: string | undefined;
     const iterator = events[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await this.call(() => iterator.next());
-      if (next.done) break;
-      const p = next.value.payload;
-      if (p?.$case === 'message') {
-        await this.remember(p.value.contextId, undefined, ctx);
-        yield* replyEvents(p.value);
-        return;
+    try {
+      for (;;) {
+        const next = await this.call(() => iterator.next());
+        if (next.done) break;
+        const p = next.value.payload;
+        if (p?.$case === 'message') {
+          await this.remember(p.value.contextId, undefined, ctx);
+          yield* replyEvents(p.value);
+          return;
+        }
+        if (p?.$case === 'task') {
+          if (!task) stop = this.cancelOnAbort(p.value.id, ctx);
+          task = p.value;
+        }
+        if (p?.$case === 'artifactUpdate') {
+          const parts = partsToItems(p.value.artifact?.parts ?? []);
+          text.push(...parts.text);
+          for (const item of parts.items) yield { type: 'result', item };
+        }
+        if (p?.$case === 'statusUpdate' && task) task = { ...task, status: p.value.status };
+        if (task && isWorking(task)) {
+          const message = statusText(task.status);
+          if (message && message !== lastProgress) yield { type: 'progress', message: (lastProgress = message) };
+        }
       }
-      if (p?.$case === 'task') task = p.value;
-      if (p?.$case === 'artifactUpdate') {
-        const parts = partsToItems(p.value.artifact?.parts ?? []);
-        text.push(...parts.text);
-        for (const item of parts.items) yield { type: 'result', item };
-      }
-      if (p?.$case === 'statusUpdate' && task) task = { ...task, status: p.value.status };
-      if (task && isWorking(task)) {
-        const message = statusText(task.status);
-        if (message && message !== lastProgress) yield { type: 'progress', message: (lastProgress = message) };
-      }
+    } finally {
+      stop();
     }
     if (!task) throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" ended its stream without a task or message`);
     await this.remember(task.contextId, task, ctx);
@@ -179,4 +228,11 @@ export class A2aAgent implements Agent {
       throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" failed${reason ? ` (${reason})` : ''}`, { cause: err });
     }
   }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
 }

@@ -104,11 +104,15 @@ describe('an A2A agent behind the gateway', () => {
     expect(direct.body.results[0]).toMatchObject({ '@type': 'SearchSummary', text: 'Direct reply to reply please' });
   });
 
-  it('cancelling the gateway promise cancels the upstream task', async () => {
-    const res = await ask(gw.url, '/agents/plain/ask', { query: { text: 'slow cake' } });
-    const token = res.body.promise.token as string;
-    const cancelled = await ask(gw.url, '/await', { promise_token: token, action: 'cancel' });
-    expect(cancelled.body.error.code).toBe('CANCELLED');
-    await expect.poll(() => plain.cancelled.size, { timeout: 5000, interval: 50 }).toBe(1);
-  });
+  for (const agent of ['kitchen', 'plain'] as const) {
+    it(`${agent}: cancelling the gateway promise cancels the upstream task`, async () => {
+      const upstream = agent === 'kitchen' ? streaming : plain;
+      const before = upstream.cancelled.size;
+      const res = await ask(gw.url, `/agents/${agent}/ask`, { query: { text: 'slow cake' } });
+      const token = res.body.promise.token as string;
+      const cancelled = await ask(gw.url, '/await', { promise_token: token, action: 'cancel' });
+      expect(cancelled.body.error.code).toBe('CANCELLED');
+      await expect.poll(() => upstream.cancelled.size, { timeout: 5000, interval: 50 }).toBe(before + 1);
+    });
+  }
 });
