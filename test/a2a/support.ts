@@ -3,11 +3,16 @@ import { Role, TaskState, type Message, type Part, type StreamResponse, type Tas
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 
 /** The SDK's own client for the A2A agent at `baseUrl` (reads its card), preferring one transport. */
-export async function a2aClient(baseUrl: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC', headers: Record<string, string> = {}): Promise<Client> {
+export async function a2aClient(
+  baseUrl: string,
+  transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC',
+  headers: Record<string, string> = {},
+  baseFetch: typeof fetch = fetch,
+): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
-    return fetch(input, { ...init, headers: merged });
+    return baseFetch(input, { ...init, headers: merged });
   };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
