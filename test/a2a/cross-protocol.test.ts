@@ -5,7 +5,7 @@ import { startHttpFixture, type HttpFixture } from '../mcp/fixtures/http-server.
 import { connectClient } from '../mcp/support.ts';
 import { startKitchen, type KitchenUpstream } from '../webtool/kitchen-upstream.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
-import { a2aClient, asTask, dataParts, send, textParts, userMessage, TaskState } from './support.ts';
+import { a2aClient, asTask, data, dataParts, send, textParts, userMessage, TaskState } from './support.ts';
 import { startUpstreamA2a } from './upstream-agent.ts';
 
 /**
@@ -105,6 +105,19 @@ describe('the SDK\'s A2A client reaches every kind of agent', () => {
   it('a webtool', async () => {
     const task = await ask('kitchen', '3 tbsp');
     expect(dataParts(task)[0]).toMatchObject({ name: '3 tbsp = 44.36 ml' });
+  });
+
+  it('a webtool action as a skill: listed on the card, called with metadata.skill and a data part', async () => {
+    const card = await (await fetch(`${gw.url}/a2a/kitchen/.well-known/agent-card.json`)).json();
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['ask', 'convert', 'scale']));
+    const client = await a2aClient(`${gw.url}/a2a/kitchen/`, 'HTTP+JSON');
+    const message = { ...userMessage([data({ amount: 2, from: 'cup', to: 'ml' })]), metadata: { skill: 'convert' } };
+    const task = asTask(await client.sendMessage(send(message)));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(dataParts(task)[0]).toMatchObject({ '@type': 'QuantitativeValue', unitText: 'ml' });
+    expect(kitchen.posts.at(-1)).toMatchObject({ action: 'convert', request: { amount: 2, from: 'cup', to: 'ml' } });
+    const unknown = { ...userMessage('x'), metadata: { skill: 'no_such_skill' } };
+    await expect(client.sendMessage(send(unknown))).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
   });
 
   it('an A2A agent behind the gateway (A2A in, A2A out)', async () => {

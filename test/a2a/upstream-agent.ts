@@ -27,6 +27,8 @@ export interface ReceivedMessage {
 }
 
 export interface UpstreamA2aOptions {
+  /** Port to listen on (default: a free one). */
+  port?: number;
   streaming?: boolean;
   slowMs?: number;
   /** Lists the interfaces on this origin instead of the agent's own (a card pointing elsewhere). */
@@ -100,7 +102,7 @@ export async function startUpstreamA2a(opts: UpstreamA2aOptions = {}): Promise<{
   const executor = new Executor(opts.slowMs ?? 1500);
   const app = express();
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(opts.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   const port = (server.address() as { port: number }).port;
   const url = `http://127.0.0.1:${port}`;

@@ -8,6 +8,7 @@ import { isPromise } from '../../protocol/nlweb/index.ts';
 import { bindContext } from './contexts.ts';
 import { a2aErrorOf, taskNotFound } from './errors.ts';
 import { isTerminal, taskFor, withHistoryLength } from './render.ts';
+import { runSkill, skillOf } from './skills.ts';
 import { followTask, streamTurn, type LocalStreams } from './stream.ts';
 import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
 import { callOptions, conversationOf, openTurn, type Caller } from './turn.ts';
@@ -51,6 +52,8 @@ export class GatewayRequestHandler implements A2ARequestHandler {
   sendMessage(params: SendMessageRequest): Promise<Message | Task> {
     return this.guard(async () => {
       const { gateway, agent, tasks } = this.deps;
+      const skill = skillOf(params);
+      if (skill) return withHistoryLength(await runSkill(this.deps, this.caller, params, skill), params.configuration?.historyLength);
       const turn = await openTurn(gateway, tasks, this.caller, params);
       const immediately = params.configuration?.returnImmediately === true;
       const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}) });

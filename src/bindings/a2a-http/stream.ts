@@ -7,6 +7,7 @@ import type { Store } from '../../store/store.ts';
 import { bindContext } from './contexts.ts';
 import type { HandlerDeps } from './handler.ts';
 import { dataPart, isTerminal, resultsArtifact, taskFor, textPart, workingTask, type TaskBase } from './render.ts';
+import { runSkill, skillOf } from './skills.ts';
 import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
 import { callOptions, openTurn, type Caller } from './turn.ts';
 
@@ -60,6 +61,11 @@ const ev = {
  */
 export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: SendMessageRequest): AsyncGenerator<StreamResponse> {
   const { gateway, tasks, agent } = deps;
+  const skill = skillOf(params);
+  if (skill) {
+    yield ev.task(await runSkill(deps, caller, params, skill));
+    return;
+  }
   const turn = await openTurn(gateway, tasks, caller, params);
   const { controller, release } = await deps.streams.start(turn.base.id);
   try {
