@@ -59,7 +59,7 @@ export class A2aAgent implements Agent {
     };
   }
 
-  /** A2A 1.0 §3.2.1/§3.2.2: the ask as a message, streamed when the card allows; the reply as events. */
+  /** A2A 1.0 §3.1.1/§3.1.2: the ask as a message, streamed when the card allows; the reply as events. */
   async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
     const scope = this.scope(ctx);
     const { client, card } = await this.call(() => this.connection.client(scope));
@@ -153,7 +153,7 @@ export class A2aAgent implements Agent {
     return { tenant: '', message, configuration: { acceptedOutputModes: ['text/plain', 'application/json'], taskPushNotificationConfig: undefined, returnImmediately: false }, metadata: undefined };
   }
 
-  /** §3.2.2 stream events as canonical events; a stream that ends while the task works becomes a promise. */
+  /** §3.1.2 stream events as canonical events; a stream that ends while the task works becomes a promise. */
   private async *streamed(events: AsyncGenerator<StreamResponse>, ctx: CallContext): AsyncGenerator<AgentEvent> {
     let task: Task | undefined;
     let stop = () => {};

@@ -43,12 +43,12 @@ export class GatewayRequestHandler implements A2ARequestHandler {
     return this.deps.card();
   }
 
-  /** §3.2.9 no extended card: the public card says everything. */
+  /** §3.1.11 no extended card: the public card says everything. */
   async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
     throw new ExtendedAgentCardNotConfiguredError();
   }
 
-  /** §3.2.1 SendMessage: an ask; the answer (or a promise) as a task. */
+  /** §3.1.1 SendMessage: an ask; the answer (or a promise) as a task. */
   sendMessage(params: SendMessageRequest): Promise<Message | Task> {
     return this.guard(async () => {
       const { gateway, agent, tasks } = this.deps;
@@ -73,12 +73,12 @@ export class GatewayRequestHandler implements A2ARequestHandler {
     });
   }
 
-  /** §3.2.2 SendStreamingMessage: the canonical stream as task, status-update and artifact-update events. */
+  /** §3.1.2 SendStreamingMessage: the canonical stream as task, status-update and artifact-update events. */
   sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse, void, undefined> {
     return this.guardStream(streamTurn(this.deps, this.caller, params));
   }
 
-  /** §3.2.3 GetTask: the stored task, checking in on its promise while it works. */
+  /** §3.1.3 GetTask: the stored task, checking in on its promise while it works. */
   getTask(params: GetTaskRequest): Promise<Task> {
     return this.guard(async () => {
       const record = await this.mustGet(params.id);
@@ -87,7 +87,7 @@ export class GatewayRequestHandler implements A2ARequestHandler {
     });
   }
 
-  /** §3.2.5 CancelTask: cancels the promise (or the stream, wherever it runs); a finished task is not cancelable. */
+  /** §3.1.5 CancelTask: cancels the promise (or the stream, wherever it runs); a finished task is not cancelable. */
   cancelTask(params: CancelTaskRequest): Promise<Task> {
     return this.guard(async () => {
       const { gateway, tasks, agent } = this.deps;
@@ -112,7 +112,7 @@ export class GatewayRequestHandler implements A2ARequestHandler {
     });
   }
 
-  /** §3.2.6 SubscribeToTask: the task, then its updates until it finishes, from any replica. */
+  /** §3.1.6 SubscribeToTask: the task, then its updates until it finishes, from any replica. */
   resubscribe(params: SubscribeToTaskRequest): AsyncGenerator<StreamResponse, void, undefined> {
     const self = this;
     return this.guardStream(

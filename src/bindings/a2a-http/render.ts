@@ -91,7 +91,7 @@ export function workingTask(base: TaskBase, text?: string): Task {
   };
 }
 
-/** §3.2.3 `historyLength`: absent = all, 0 = none, n = the last n messages. */
+/** §3.2.4 `historyLength`: absent = all, 0 = none, n = the last n messages. */
 export function withHistoryLength(task: Task, historyLength: number | undefined): Task {
   if (historyLength === undefined) return task;
   return { ...task, history: historyLength === 0 ? [] : task.history.slice(-historyLength) };

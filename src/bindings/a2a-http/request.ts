@@ -20,7 +20,7 @@ export function messageText(message: Message): string {
     .trim();
 }
 
-/** A2A 1.0 §3.2.1 SendMessage → NLWeb ask (with the conversation when the context has one). */
+/** A2A 1.0 §3.1.1 SendMessage → NLWeb ask (with the conversation when the context has one). */
 export function askFromMessage(params: SendMessageRequest, conversationId: string | undefined): AskRequest {
   const message = params.message;
   if (!message) throw new GatewayError('INVALID_REQUEST', 'message is required');

@@ -53,7 +53,7 @@ const ev = {
 };
 
 /**
- * §3.2.2 SendStreamingMessage over the core's live stream (NLWeb 6): the task (WORKING), then one
+ * §3.1.2 SendStreamingMessage over the core's live stream (NLWeb 6): the task (WORKING), then one
  * artifact-update per result (appending to the `results` artifact: data parts, the summary as text),
  * progress as WORKING status-updates, and the final status-update (COMPLETED, INPUT_REQUIRED, FAILED
  * or CANCELED). The task is stored at the start and the end, so other replicas can read, follow and
@@ -104,7 +104,7 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
 }
 
 /**
- * §3.2.6 SubscribeToTask: the task now, then status-updates while it works, and at the end its
+ * §3.1.6 SubscribeToTask: the task now, then status-updates while it works, and at the end its
  * artifacts and final status. A promise is followed by long-polling check-ins; a task that a stream
  * produces (here or on another replica) by re-reading its record.
  */

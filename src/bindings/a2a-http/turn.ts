@@ -35,7 +35,7 @@ export function callOptions(agent: string, caller: Caller, signal: AbortSignal =
 }
 
 /**
- * A2A 1.0 §3.2.1 the turn a message starts: a new task, or — when it names a task of this caller
+ * A2A 1.0 §3.1.1 the turn a message starts: a new task, or — when it names a task of this caller
  * waiting for input (§3.4.3 multi-turn) — that task again, in its context. An unknown or someone
  * else's task is "task not found"; a task not waiting for input cannot take a message.
  */

@@ -66,7 +66,7 @@ export const SendMessageParamsSchema = z.looseObject({
 });
 export type SendMessageParams = z.infer<typeof SendMessageParamsSchema>;
 
-/** §3.2.3/3.2.5/3.2.6 GetTask, CancelTask, SubscribeToTask: a task id (and for GetTask a history length). */
+/** §3.1.3/3.1.5/3.1.6 GetTask, CancelTask, SubscribeToTask: a task id (and for GetTask a history length). */
 export const TaskIdParamsSchema = z.looseObject({
   tenant: z.string().optional(),
   id,
@@ -75,7 +75,7 @@ export const TaskIdParamsSchema = z.looseObject({
 });
 export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;
 
-/** §9.1 the JSON-RPC 2.0 envelope. */
+/** §9.3 the JSON-RPC 2.0 request structure. */
 export const JsonRpcRequestSchema = z.looseObject({
   jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
   id: z.union([z.string(), z.number().int(), z.null()]).optional(),
