@@ -40,6 +40,24 @@ describe('A2A clients reach a gateway agent', () => {
     expect(root.name).toBe('recipes');
   });
 
+  it('a client that closes a stream leaves a CANCELED task, not one WORKING forever', async () => {
+    const abort = new AbortController();
+    const res = await fetch(`${base()}/rest/message:stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: { messageId: 'm-close', role: 'ROLE_USER', parts: [{ text: 'slow tagine' }] } }),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const taskId = (JSON.parse(first.replace(/^data: /, '').trim()) as { task: { id: string } }).task.id;
+    abort.abort();
+    const client = await a2aClient(`${base()}/`);
+    await expect
+      .poll(async () => (await client.getTask({ id: taskId, tenant: '' })).status?.state, { timeout: 10_000, interval: 100 })
+      .toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
   for (const transport of ['JSONRPC', 'HTTP+JSON'] as const) {
     describe(`over ${transport}`, () => {
       let client: Client;

@@ -49,6 +49,8 @@ export async function sendSse<T>(
 ): Promise<Response> {
   for (const [k, v] of Object.entries(SSE_HEADERS)) c.header(k, v);
   return stream(c, async (s) => {
+    // A client that leaves ends the producer too (its finally blocks release what it holds).
+    s.onAbort(() => void iterator.return?.(undefined));
     try {
       if (!first.done) await s.write(formatSSEEvent(encode(first.value)));
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) await s.write(formatSSEEvent(encode(next.value)));

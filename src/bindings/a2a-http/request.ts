@@ -33,13 +33,14 @@ export function askFromMessage(params: SendMessageRequest, conversationId: strin
   }
   const text = messageText(message);
   if (!text) throw new GatewayError('INVALID_QUERY', 'The message has no text part with a question');
-  const filters = Object.assign(
-    {},
-    ...message.parts.map((p) => {
-      const data: unknown = p.content?.$case === 'data' ? p.content.value : undefined;
-      return data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {};
-    }),
-  ) as Record<string, unknown>;
+  const filters = Object.fromEntries(
+    message.parts
+      .flatMap((p) => {
+        const data: unknown = p.content?.$case === 'data' ? p.content.value : undefined;
+        return data !== null && typeof data === 'object' && !Array.isArray(data) ? Object.entries(data) : [];
+      })
+      .filter(([k]) => k !== '__proto__'),
+  );
   const parsed = AskRequestSchema.safeParse({ query: { ...filters, text } });
   if (!parsed.success) throw new GatewayError('INVALID_QUERY', `The message's data parts are not valid query filters: ${describeIssues(parsed.error.issues)}`);
   return conversationId ? inConversation(parsed.data, conversationId) : parsed.data;

@@ -68,11 +68,13 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
   }
   const turn = await openTurn(gateway, tasks, caller, params);
   const { controller, release } = await deps.streams.start(turn.base.id);
+  let record: TaskRecord | undefined;
+  let finished = false;
   try {
     const signal = AbortSignal.any([caller.signal, controller.signal]);
     const stream = await gateway.askStream(turn.ask, callOptions(agent, caller, signal));
     await bindContext(gateway, caller.principal, turn.base.contextId, stream.conversationId);
-    const record: TaskRecord = { id: turn.base.id, contextId: turn.base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: null };
+    record = { id: turn.base.id, contextId: turn.base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: null };
     const started = workingTask(turn.base, 'The agent is working on it');
     await tasks.put({ ...record, task: Task.toJSON(started) });
     yield ev.task(started);
@@ -97,9 +99,15 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
     if (!final && !items.some(isSummaryItem)) yield ev.artifact(turn.base, [textPart(renderResponseText(answer))], chunks > 0, true);
     const done = taskFor(final ?? answer, turn.base);
     await tasks.put({ ...record, streaming: false, task: Task.toJSON(done) });
+    finished = true;
     yield ev.status(done);
   } finally {
     release();
+    // The client left mid-stream (the call was aborted with it): the task must not stay WORKING.
+    if (record && !finished) {
+      const gone = taskFor(failureResponse('CANCELLED', 'The client closed the stream'), turn.base);
+      await tasks.put({ ...record, streaming: false, task: Task.toJSON(gone) }).catch(() => undefined);
+    }
   }
 }
 

@@ -12,8 +12,12 @@ import type { Store } from '../../store/store.ts';
  */
 
 const NAMESPACE = 'a2a-task';
-/** Largest final task kept for later GetTask calls; beyond it the artifacts are dropped from the copy. */
-export const MAX_STORED_TASK_BYTES = 1_048_576;
+/**
+ * Largest task record kept for later GetTask calls (every SendMessage stores one for the promise TTL,
+ * so this bounds what a caller can make the store hold per request); beyond it the copy loses its
+ * artifacts, then its history. The answer the client got first is always whole.
+ */
+export const MAX_STORED_TASK_BYTES = 65_536;
 
 export interface TaskRecord {
   id: string;
@@ -54,10 +58,8 @@ export class TaskRecords {
   /** Stores the record (TTL = the promise TTL), keeping the stored task under MAX_STORED_TASK_BYTES. */
   async put(record: TaskRecord): Promise<void> {
     let text = JSON.stringify(record);
-    if (text.length > MAX_STORED_TASK_BYTES) {
-      const task = { ...(record.task as Record<string, unknown>), artifacts: [] };
-      text = JSON.stringify({ ...record, task });
-    }
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [] } });
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [], history: [] } });
     await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
   }
 
