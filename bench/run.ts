@@ -82,6 +82,9 @@ async function main(): Promise<void> {
     spawnGateway({ defaults, agents, store: { kind: 'redis', url: redisServer.url, prefix: 'bench:' } }),
   ]);
   const q = { query: { text: 'pasta' } };
+  // A2A 1.0 SendMessage of the same question (docs/a2a.md): JSON-RPC envelope; `.params` is the HTTP+JSON body.
+  const a2aSend = () => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'pasta' }] } } });
+  const a2aHeaders = { 'a2a-version': '1.0' };
   try {
     const conv = JSON.parse(await post(`${redisGw.url}/agents/up/ask`, q))._meta.session_context;
     // A promise that stays running (the upstream hangs) and one that is settled (read within its grace).
@@ -102,12 +105,15 @@ async function main(): Promise<void> {
         gatewayRedisSse: await time(() => post(`${redisGw.url}/agents/upsse/ask`, q, { accept: 'text/event-stream' })),
         gatewayRedisAwaitRunning: await time(checkin(running)),
         gatewayRedisAwaitSettled: await time(checkin(settled)),
+        gatewayRedisA2aJsonRpc: await time(() => post(`${redisGw.url}/a2a/up`, a2aSend(), a2aHeaders)),
+        gatewayRedisA2aRest: await time(() => post(`${redisGw.url}/a2a/up/rest/message:send`, a2aSend().params, a2aHeaders)),
       },
       redisCommandsPerAsk: {
         newConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, q)),
         existingConversation: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/agents/up/ask`, { ...q, meta: { session_context: conv } })),
         awaitCheckinRunning: await commandsPer(redisServer.url, 100, checkin(running)),
         awaitCheckinSettled: await commandsPer(redisServer.url, 100, checkin(settled)),
+        a2aSendMessage: await commandsPer(redisServer.url, 100, () => post(`${redisGw.url}/a2a/up`, a2aSend(), a2aHeaders)),
       },
     };
     const l = results.latencyMs;
@@ -117,6 +123,7 @@ async function main(): Promise<void> {
         memoryJson: added(l.gatewayMemoryJson, l.directJson),
         redisJson: added(l.gatewayRedisJson, l.directJson),
         redisSse: added(l.gatewayRedisSse, l.directSse),
+        redisA2aJsonRpc: added(l.gatewayRedisA2aJsonRpc, l.directJson),
       },
     };
     mkdirSync(`${REPO_ROOT}/bench/results`, { recursive: true });
