@@ -16,12 +16,20 @@ function parseJson(text: string): unknown {
 }
 
 /** SSE `data:` frames as JSON values, as they arrive; comments (`: keepalive`) are dropped by readSse. */
-export async function* sseFrames(body: ReadableStream<Uint8Array>, signal: AbortSignal): AsyncGenerator<unknown> {
+export async function* sseFrames(body: ReadableStream<Uint8Array>, signal: AbortSignal, agent = 'upstream'): AsyncGenerator<unknown> {
   for await (const message of readSse(body, signal)) {
     const value = parseJson(message.data);
-    if (value !== undefined) yield value;
+    if (value !== undefined) {
+      yield value;
+      continue;
+    }
     // Some servers put several frames on one `data:` line, back to back.
-    else yield* splitConcatenatedJson(message.data).values;
+    const split = splitConcatenatedJson(message.data);
+    yield* split.values;
+    // Garbage between frames is skipped, but a frame the stream ended in the middle of is a cut stream.
+    if (message.incomplete && split.rest.trim() !== '') {
+      throw new GatewayError('UPSTREAM_ERROR', `Agent "${agent}" ended its stream in the middle of a frame`);
+    }
   }
 }
 
@@ -50,13 +58,13 @@ export function isEventStream(res: Response): boolean {
 export async function* replyFrames(res: Response, agent: string, signal: AbortSignal): AsyncGenerator<unknown> {
   if (!res.body) return;
   if (isEventStream(res)) {
-    yield* sseFrames(res.body, signal);
+    yield* sseFrames(res.body, signal, agent);
     return;
   }
   const text = await res.text();
   // Some servers label SSE as text/plain; a body of `data:` lines is still SSE.
   if (/^\s*(data:|:|event:)/.test(text)) {
-    yield* sseFrames(new Response(text).body!, signal);
+    yield* sseFrames(new Response(text).body!, signal, agent);
     return;
   }
   const value = parseJson(text);

@@ -14,6 +14,7 @@ import type { Logger } from './logger.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
+import { retryStoreWrite } from './store-retry.ts';
 import { normalizeEvents } from './run.ts';
 
 /** Limits and lifetimes the core needs (the config's `defaults` section). */
@@ -265,18 +266,33 @@ class GatewayCore implements Gateway {
   /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */
   private startRun(entry: AgentEntry, turn: Turn, opts: CallOptions): LocalRun & { detach(): void } {
     const { ctx, controller, detach, release } = this.callContext(entry, opts, turn);
+    let detached = false;
     let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
     const events = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal);
     const done = collectEvents(events, (e) => {
       if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
     })
       .then(async (c: Collected) => {
-        await this.conversations.finish(turn, entry.config.name, c.upstreamSession);
+        const record = () => this.conversations.finish(turn, entry.config.name, c.upstreamSession);
+        // Answered at once, a store outage is the client's 503 to retry. Once the call is a promise,
+        // an outage (failover) delays the turn's record and must never replace the answer.
+        if (!detached) await record();
+        else await retryStoreWrite(record, { until: Date.now() + this.defaults.promiseTtlMs, log: this.log, what: 'a conversation turn' }).catch((err: unknown) => {
+          this.log.warn({ err: String(err) }, 'could not record the conversation turn');
+        });
         // The answer keeps its conversation wherever it is read (here, or later through /await).
         return { ...c, response: withSessionContext(c.response, Conversations.sessionContext(turn.conversationId)) };
       })
       .finally(release);
-    return { controller, done, detach, onProgress: (cb) => (progressCb = cb) };
+    return {
+      controller,
+      done,
+      detach: () => {
+        detached = true;
+        detach();
+      },
+      onProgress: (cb) => (progressCb = cb),
+    };
   }
 
   /** Runs a lost promise again on this replica when its agent is marked idempotent. */
@@ -285,7 +301,10 @@ class GatewayCore implements Gateway {
     if (!entry?.config.idempotent || record.request === undefined) return null;
     const request = record.request as AskRequest;
     const turn: Turn = { conversationId: record.conversationId ?? newToken('conv'), view: { id: record.conversationId ?? '', prev: [], attrs: {} }, request };
-    return this.startRun(entry, turn, {});
+    const run = this.startRun(entry, turn, {});
+    // A re-run is a promise from the start: store outages delay it, never replace its answer.
+    run.detach();
+    return run;
   }
 
   /** Forwards a check-in or cancel of an upstream promise to the agent that issued it. */

@@ -5,6 +5,7 @@ import { Conversations } from './conversations.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
+import { retryStoreWrite } from './store-retry.ts';
 import { failureFromError, failureResponse, promiseResponse, withSessionContext } from './responses.ts';
 
 /** Lease value for promises no replica runs (upstream promises: check-ins are forwarded). */
@@ -148,30 +149,33 @@ export class PromiseService {
 
   private async finishRun(token: string, collected: Collected): Promise<void> {
     const { replicaId } = this.settings;
-    if (collected.upstreamPromise) {
-      await this.store.updatePromise(token, replicaId, {
-        upstreamToken: collected.upstreamPromise.token,
-        ...(collected.upstreamPromise.progress !== undefined ? { progress: collected.upstreamPromise.progress } : {}),
-        ...(collected.upstreamPromise.message ? { message: collected.upstreamPromise.message } : {}),
+    const upstream = collected.upstreamPromise;
+    if (upstream) {
+      await this.whileStoreLives('an upstream promise', async () => {
+        await this.store.updatePromise(token, replicaId, {
+          upstreamToken: upstream.token,
+          ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
+          ...(upstream.message ? { message: upstream.message } : {}),
+        });
+        await this.store.renewLease(token, replicaId, NO_LEASE);
       });
-      await this.store.renewLease(token, replicaId, NO_LEASE);
       return;
     }
     const failed = collected.response._meta.response_type === 'failure';
-    await this.settleWithRetry(token, failed ? 'failed' : 'done', collected.response);
+    await this.whileStoreLives('a promise settlement', () =>
+      this.store.settlePromise(token, { status: failed ? 'failed' : 'done', response: collected.response }, this.settings.ttlMs),
+    );
   }
 
-  /** Settles, retrying briefly through a store blip; if the store stays down the lease sweeper takes over. */
-  private async settleWithRetry(token: string, status: 'done' | 'failed', response: CanonicalResponse): Promise<void> {
-    for (let attempt = 0; attempt < 4; attempt++) {
-      try {
-        await this.store.settlePromise(token, { status, response }, this.settings.ttlMs);
-        return;
-      } catch (err) {
-        this.log.warn({ attempt, err: String(err) }, 'settling a promise failed; retrying');
-        await sleep(250 * 2 ** attempt);
-      }
-    }
+  /**
+   * A write that must land: retried through a store outage (failover, restart) for as long as the
+   * promise may live, so the answer that arrived is kept rather than lost or replaced by the outage.
+   */
+  private whileStoreLives<T>(what: string, write: () => Promise<T>): Promise<T | undefined> {
+    return retryStoreWrite(write, { until: Date.now() + this.settings.ttlMs, stopped: () => this.closed, log: this.log, what }).catch((err: unknown) => {
+      this.log.error({ err: String(err), what }, 'a promise write failed');
+      return undefined;
+    });
   }
 
   /** 4.2 checkin: the answer when settled, else an updated promise; waits up to `waitMs` (long-poll). */

@@ -5,6 +5,11 @@ export interface SseMessage {
   event?: string;
   data: string;
   id?: string;
+  /**
+   * Set on an event the stream ended in the middle of: EOF came before its blank line. A reader that
+   * cannot make sense of such an event knows the stream was cut, not that the upstream sent garbage.
+   */
+  incomplete?: true;
 }
 
 /**
@@ -28,7 +33,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
     }
     // A final event without its blank line is still an event (v0.54 streams that just end).
     parser.feed(decoder.decode() + '\n\n');
-    while (queue.length > 0) yield queue.shift()!;
+    while (queue.length > 0) yield { ...queue.shift()!, incomplete: true };
   } finally {
     reader.releaseLock();
     await body.cancel().catch(() => undefined);

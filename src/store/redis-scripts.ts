@@ -4,9 +4,10 @@
  * one round trip. Scripts are registered with ioredis `defineCommand` (EVALSHA, falling back to
  * EVAL after a SCRIPT FLUSH or a failover to a node that never saw them).
  *
- * Key layout (README "State store"): a promise is a HASH `<p>{promises}:<token>`; running promises are
- * indexed in the ZSET `<p>{promises}` (token → leaseUntil). The `{promises}` hash tag keeps both
- * in one Cluster slot, so a script may touch them together. Every key gets a TTL; the index's
+ * Key layout (docs/reliability.md): a promise is a HASH `<p>promise:{p<b>}:<token>`, where `b` is
+ * its lease bucket (redis.ts `bucketOf`); running promises are indexed in their bucket's ZSET
+ * `<p>leases:{p<b>}` (token → leaseUntil). The `{p<b>}` hash tag keeps a promise and its index in
+ * one Cluster slot, so a script may touch them together, while the buckets spread over the masters. Every key gets a TTL; the index's
  * TTL is kept ≥ the longest-lived promise it lists, so it disappears once they all have.
  *
  * Promise fields the scripts read are scalars (status, owner, leaseUntil); JSON fields (response,
@@ -73,27 +74,31 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: index. ARGV: now, limit, promiseKeyPrefix → tokens of running promises whose lease ended
- * before now, oldest first. Entries whose promise expired or settled are pruned on the way (the
+ * KEYS: index. ARGV: now, limit, promiseKeyPrefix → [token, leaseUntil, …] of running promises
+ * whose lease ended before now, oldest first. Entries whose promise expired or settled are pruned on the way (the
  * promise keys share the index's hash slot, so reading them here is Cluster-safe).
  */
 const EXPIRED_LEASES = `
 local limit = tonumber(ARGV[2])
 local out = {}
+local found = 0
 if limit <= 0 then return out end
 for round = 1, 8 do
-  local batch = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'LIMIT', #out, limit - #out)
+  local batch = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1], 'WITHSCORES', 'LIMIT', found, limit - found)
   if #batch == 0 then break end
   local pruned = 0
-  for _, token in ipairs(batch) do
+  for i = 1, #batch, 2 do
+    local token = batch[i]
     if redis.call('HGET', ARGV[3] .. token, 'status') == 'running' then
       out[#out + 1] = token
+      out[#out + 1] = batch[i + 1]
+      found = found + 1
     else
       redis.call('ZREM', KEYS[1], token)
       pruned = pruned + 1
     end
   end
-  if pruned == 0 or #out >= limit then break end
+  if pruned == 0 or found >= limit then break end
 end
 return out
 `;

@@ -68,12 +68,18 @@ export class RedisStore implements Store {
     this.channel = `${this.prefix}cancel`;
   }
 
-  // ---- keys (all under the prefix; promise keys share the {promises} hash slot) ----
+  // ---- keys (all under the prefix) ----
+  // Promise state is partitioned into PROMISE_BUCKETS lease buckets, each its own hash tag: a promise
+  // hash lives in its bucket's slot beside that bucket's lease index, so every script stays
+  // single-slot while a Redis Cluster spreads the buckets (and the promises) over its masters.
   private promiseKey(token: string): string {
-    return `${this.prefix}{promises}:${token}`;
+    return `${this.prefix}promise:{p${bucketOf(token)}}:${token}`;
   }
-  private get indexKey(): string {
-    return `${this.prefix}{promises}`;
+  private indexKey(bucket: number): string {
+    return `${this.prefix}leases:{p${bucket}}`;
+  }
+  private indexKeyOf(token: string): string {
+    return this.indexKey(bucketOf(token));
   }
   private conversationKey(id: string): string {
     return `${this.prefix}conv:${id}`;
@@ -88,7 +94,7 @@ export class RedisStore implements Store {
     const lease = record.status === 'running' ? record.leaseUntil : '';
     const fields = promiseToFields(record);
     const created = await this.run(() =>
-      this.scripts.nlgateCreatePromise(this.promiseKey(record.token), this.indexKey, ms(ttlMs), record.token, lease, ...fields),
+      this.scripts.nlgateCreatePromise(this.promiseKey(record.token), this.indexKeyOf(record.token), ms(ttlMs), record.token, lease, ...fields),
     );
     if (created !== 1) throw new GatewayError('INTERNAL_ERROR', 'A promise with this token already exists');
   }
@@ -100,7 +106,7 @@ export class RedisStore implements Store {
   async settlePromise(token: string, settlement: Settlement, ttlMs: number): Promise<boolean> {
     const response = JSON.stringify(settlement.response);
     const won = await this.run(() =>
-      this.scripts.nlgateSettlePromise(this.promiseKey(token), this.indexKey, token, settlement.status, response, ms(ttlMs), Date.now()),
+      this.scripts.nlgateSettlePromise(this.promiseKey(token), this.indexKeyOf(token), token, settlement.status, response, ms(ttlMs), Date.now()),
     );
     return won === 1;
   }
@@ -112,7 +118,7 @@ export class RedisStore implements Store {
 
   async renewLease(token: string, owner: string, leaseUntil: number): Promise<boolean> {
     const renewed = await this.run(() =>
-      this.scripts.nlgateRenewLease(this.promiseKey(token), this.indexKey, token, owner, leaseUntil, Date.now()),
+      this.scripts.nlgateRenewLease(this.promiseKey(token), this.indexKeyOf(token), token, owner, leaseUntil, Date.now()),
     );
     return renewed === 1;
   }
@@ -120,13 +126,23 @@ export class RedisStore implements Store {
   async expiredLeases(now: number, limit: number): Promise<string[]> {
     // The script reads promise keys by name: ioredis's keyPrefix (if a given client has one) applies.
     const clientPrefix = (this.client.options as { keyPrefix?: string }).keyPrefix ?? '';
-    const promisePrefix = `${clientPrefix}${this.prefix}{promises}:`;
-    return this.run(() => this.scripts.nlgateExpiredLeases(this.indexKey, now, Math.floor(limit), promisePrefix));
+    const perBucket = await Promise.all(
+      Array.from({ length: PROMISE_BUCKETS }, (_, b) =>
+        this.run(() => this.scripts.nlgateExpiredLeases(this.indexKey(b), now, Math.floor(limit), `${clientPrefix}${this.prefix}promise:{p${b}}:`)),
+      ),
+    );
+    // Each bucket answers [token, leaseUntil, ...]; the oldest leases first across all buckets.
+    const expired: Array<[string, number]> = [];
+    for (const reply of perBucket) for (let i = 0; i + 1 < reply.length; i += 2) expired.push([reply[i]!, Number(reply[i + 1])]);
+    return expired
+      .sort((x, y) => x[1] - y[1])
+      .slice(0, Math.floor(limit))
+      .map(([token]) => token);
   }
 
   async claimExpiredLease(token: string, newOwner: string, leaseUntil: number, now: number): Promise<PromiseRecord | null> {
     const reply = await this.run(() =>
-      this.scripts.nlgateClaimExpiredLease(this.promiseKey(token), this.indexKey, token, newOwner, leaseUntil, now, Date.now()),
+      this.scripts.nlgateClaimExpiredLease(this.promiseKey(token), this.indexKeyOf(token), token, newOwner, leaseUntil, now, Date.now()),
     );
     return promiseFromHash(reply);
   }
@@ -286,4 +302,17 @@ export class RedisStore implements Store {
       client.off('ready', onReady);
     });
   }
+}
+
+/** How many lease buckets promise state is spread over (each its own Cluster hash tag). */
+export const PROMISE_BUCKETS = 16;
+
+/** The lease bucket of a promise token: FNV-1a of the token, so every replica agrees. */
+export function bucketOf(token: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) {
+    h ^= token.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % PROMISE_BUCKETS;
 }

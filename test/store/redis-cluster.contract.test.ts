@@ -3,7 +3,7 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
-import { RedisStore } from '../../src/store/redis.ts';
+import { bucketOf, PROMISE_BUCKETS, RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
 import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
@@ -38,12 +38,18 @@ describeOwnRedis('RedisStore on a one-node Redis Cluster (redis-cluster:// URL)'
     await expect(admin.eval("return redis.call('GET', KEYS[1]) or redis.call('GET', KEYS[2])", 2, 'a', 'b')).rejects.toThrow(/CROSSSLOT/);
   });
 
-  it('the lease index and every promise hash share one hash slot, whatever the prefix or token', async () => {
+  it('every promise hash shares its hash slot with its bucket\'s lease index, whatever the prefix or token', async () => {
     for (const prefix of ['nlgate:', 'tenant-7:', 'a:b:c:']) {
-      const index = await admin.cluster('KEYSLOT', `${prefix}{promises}`);
-      for (const token of ['x', randomBytes(16).toString('base64url'), '{weird}']) {
-        expect(await admin.cluster('KEYSLOT', `${prefix}{promises}:${token}`)).toBe(index);
+      for (const token of ['x', randomBytes(16).toString('base64url'), '{weird}', 'prm_abc']) {
+        const b = bucketOf(token);
+        expect(await admin.cluster('KEYSLOT', `${prefix}promise:{p${b}}:${token}`)).toBe(await admin.cluster('KEYSLOT', `${prefix}leases:{p${b}}`));
       }
     }
+  });
+
+  it('the lease buckets fall into different slots (so a multi-node cluster can spread them)', async () => {
+    const slots = new Set<number>();
+    for (let b = 0; b < PROMISE_BUCKETS; b++) slots.add(Number(await admin.cluster('KEYSLOT', `nlgate:leases:{p${b}}`)));
+    expect(slots.size).toBe(PROMISE_BUCKETS);
   });
 });

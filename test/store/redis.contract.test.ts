@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { runningPromise } from '../../src/store/contract-helpers.ts';
-import { RedisStore } from '../../src/store/redis.ts';
+import { bucketOf, RedisStore } from '../../src/store/redis.ts';
 import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
 import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
@@ -35,8 +35,9 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.getRecord('ns', 'id', 60_000);
     await store.hit('k', 60_000);
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    const b = bucketOf(token);
     expect(keys.sort()).toEqual(
-      [`${prefix}{promises}`, `${prefix}{promises}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`].sort(),
+      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();
@@ -52,7 +53,7 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.createPromise(dead, 60_000);
     // expiredLeases reads promise hashes by name inside Lua: the client's keyPrefix must apply there too.
     expect(await store.expiredLeases(now, 10)).toEqual([dead.token]);
-    expect(await admin.exists(`kp:${prefix}{promises}:${dead.token}`)).toBe(1);
+    expect(await admin.exists(`kp:${prefix}promise:{p${bucketOf(dead.token)}}:${dead.token}`)).toBe(1);
     const seen: string[] = [];
     await store.onCancel((t) => seen.push(t));
     await store.publishCancel('c1');

@@ -33,8 +33,12 @@ export interface RedisServer {
 export interface StartRedisOptions {
   /** Start in cluster mode and assign every slot to this one node (a one-node Redis Cluster). */
   cluster?: boolean;
+  /** Start in cluster mode with no slots: a node for a multi-master cluster (redis-cluster.ts). */
+  clusterNode?: boolean;
   /** Extra redis-server arguments. */
   args?: string[];
+  /** Keep the data dir across restarts (an AOF restart test); removed when the test process exits. */
+  persistent?: boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -99,19 +103,21 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
   const args = (dir: string): string[] => [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
     '--dir', dir, '--logfile', '',
-    ...(options.cluster
+    ...(options.cluster || options.clusterNode
       ? ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-announce-ip', '127.0.0.1']
       : []),
     ...(options.args ?? []),
   ];
   let child: ChildProcess | undefined;
+  // `persistent`: one data dir across restarts (AOF/RDB survive a restart); else a fresh one each run.
+  const keptDir = options.persistent ? scratchDir('nlgate-redis-') : undefined;
   const launch = async (): Promise<void> => {
-    const dir = scratchDir('nlgate-redis-');
+    const dir = keptDir ?? scratchDir('nlgate-redis-');
     const proc = spawn('redis-server', args(dir), { stdio: ['ignore', 'ignore', 'pipe'] });
     live.add(proc);
     proc.once('exit', () => {
       live.delete(proc);
-      removeDir(dir);
+      if (!keptDir) removeDir(dir);
     });
     child = proc;
     await waitForPing(port, proc);
@@ -212,18 +218,18 @@ function externalRedis(url: string): RedisServer {
   };
 }
 
-function scratchDir(prefix: string): string {
+export function scratchDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   dirs.add(dir);
   return dir;
 }
 
-function removeDir(dir: string): void {
+export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   dirs.delete(dir);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((resolve, reject) => {
       const srv = createServer();
@@ -262,7 +268,7 @@ function command(port: number, line: string, timeoutMs = 500): Promise<string> {
   });
 }
 
-async function waitForPing(port: number, proc: ChildProcess): Promise<void> {
+export async function waitForPing(port: number, proc: ChildProcess): Promise<void> {
   let stderr = '';
   proc.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const deadline = Date.now() + 10_000;
