@@ -98,7 +98,7 @@ class Executor implements AgentExecutor {
 }
 
 /** Starts the agent on a free loopback port. */
-export async function startUpstreamA2a(opts: UpstreamA2aOptions = {}): Promise<{ url: string; received: ReceivedMessage[]; cancelled: Set<string>; close(): Promise<void> }> {
+export async function startUpstreamA2a(opts: UpstreamA2aOptions = {}): Promise<{ url: string; received: ReceivedMessage[]; cancelled: Set<string>; setInterfaceOrigin(origin: string): void; close(): Promise<void> }> {
   const executor = new Executor(opts.slowMs ?? 1500);
   const app = express();
   const server: Server = await new Promise((resolve) => {
@@ -132,6 +132,10 @@ export async function startUpstreamA2a(opts: UpstreamA2aOptions = {}): Promise<{
     url,
     received: executor.received,
     cancelled: executor.cancelled,
+    // The card is served as this object: moving its interfaces (behind a proxy) takes effect at once.
+    setInterfaceOrigin: (next: string) => {
+      card.supportedInterfaces = card.supportedInterfaces.map((i) => ({ ...i, url: next + new URL(i.url).pathname }));
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

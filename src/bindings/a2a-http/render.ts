@@ -62,7 +62,8 @@ export interface TaskBase {
 /** §4.1.1 The task for a canonical response. */
 export function taskFor(response: CanonicalResponse, base: TaskBase): Task {
   const state = stateOf(response);
-  const text = renderResponseText(response);
+  // A promise's token never reaches an A2A client (the task is the handle): its message only.
+  const text = isPromise(response) ? (response.promise.message ?? 'The agent is working on it') : renderResponseText(response);
   let statusParts: Part[] = [textPart(text)];
   let metadata: Record<string, unknown> | undefined;
   if (isElicitation(response)) statusParts = [textPart(text), dataPart(response.elicitation)];
