@@ -5,6 +5,8 @@ import { fetchUpstream } from '../../src/core/upstream.ts';
 import type { A2aAdapterConfig } from './config.ts';
 
 const DEFAULT_CARD_TTL_MS = 300_000;
+/** A card that has not arrived after this long is an error (describe() may run with no caller signal). */
+const CARD_TIMEOUT_MS = 10_000;
 
 /** What one upstream call needs to reach the upstream: abort signal, request id, forwarded credentials. */
 export interface CallScope {
@@ -62,7 +64,8 @@ export class A2aConnection {
     if (this.card && this.card.until > Date.now()) return this.card.value;
     let card: AgentCard;
     try {
-      card = await new DefaultAgentCardResolver({ fetchImpl: this.fetchFor(scope) }).resolve(this.base, this.cardPath);
+      const signal = AbortSignal.any([AbortSignal.timeout(CARD_TIMEOUT_MS), ...(scope.signal ? [scope.signal] : [])]);
+      card = await new DefaultAgentCardResolver({ fetchImpl: this.fetchFor({ ...scope, signal }) }).resolve(this.base, this.cardPath);
     } catch (err) {
       if (err instanceof GatewayError) throw err;
       throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" has no readable agent card`, { cause: err });
