@@ -67,7 +67,8 @@ export class A2aConnection {
       const signal = AbortSignal.any([AbortSignal.timeout(CARD_TIMEOUT_MS), ...(scope.signal ? [scope.signal] : [])]);
       card = await new DefaultAgentCardResolver({ fetchImpl: this.fetchFor({ ...scope, signal }) }).resolve(this.base, this.cardPath);
     } catch (err) {
-      if (err instanceof GatewayError) throw err;
+      if (err instanceof GatewayError && (err.code !== 'CANCELLED' || scope.signal?.aborted)) throw err;
+      if (err instanceof GatewayError) throw new GatewayError('TIMEOUT', `Agent "${this.name}" did not send its agent card within ${CARD_TIMEOUT_MS} ms`, { cause: err });
       throw new GatewayError('UPSTREAM_ERROR', `Agent "${this.name}" has no readable agent card`, { cause: err });
     }
     const sameOrigin = card.supportedInterfaces.filter((i) => {
