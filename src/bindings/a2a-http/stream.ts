@@ -97,7 +97,10 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
     }
     const answer = answerResponse(items);
     if (!final && !items.some(isSummaryItem)) yield ev.artifact(turn.base, [textPart(renderResponseText(answer))], chunks > 0, true);
-    const done = taskFor(final ?? answer, turn.base);
+    let done = taskFor(final ?? answer, turn.base);
+    // A CancelTask that got here first (from any replica) stays the truth: the client was told CANCELED.
+    const now = await tasks.get(turn.base.id, caller.principal);
+    if (now && TaskRecords.taskOf(now).status?.state === TaskState.TASK_STATE_CANCELED) done = TaskRecords.taskOf(now);
     await tasks.put({ ...record, streaming: false, task: Task.toJSON(done) });
     finished = true;
     yield ev.status(done);
