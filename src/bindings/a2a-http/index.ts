@@ -5,6 +5,7 @@ import { toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
 import { buildAgentCard } from './card.ts';
+import { a2aEdgeHooks } from './edge.ts';
 import { GatewayRequestHandler, type HandlerDeps } from './handler.ts';
 import { serveJsonRpc } from './jsonrpc.ts';
 import { serveRest } from './rest.ts';
@@ -76,4 +77,6 @@ function routes({ gateway, settings }: BindingContext): Hono {
   return app;
 }
 
-export const a2aHttpBinding: Binding = { name: 'a2a-http', perAgent: false, routes };
+/** The binding; `edge` tells the edge (src/edge) which requests are A2A's and how to refuse them. */
+const binding = { name: 'a2a-http', perAgent: false, routes, edge: a2aEdgeHooks };
+export const a2aHttpBinding: Binding = binding;
