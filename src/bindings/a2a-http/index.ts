@@ -24,8 +24,10 @@ function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
   const tasks = new TaskRecords(gateway.store, settings.promiseTtlMs ?? DEFAULT_TASK_TTL_MS);
   const streams = new LocalStreams(gateway.store);
-  const baseUrl = (c: Context) => settings.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
-  const bearer = Boolean((settings as { auth?: unknown }).auth);
+  // The edge (src/edge) adds `publicBase` (never an unchecked Host) and `identity` (configured credentials) to the settings.
+  const edge = settings as { publicBase?: (c: Context) => string; identity?: { enabled?: boolean } };
+  const baseUrl = (c: Context) => (edge.publicBase?.(c) ?? settings.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+  const bearer = edge.identity?.enabled === true;
 
   /** The agent named by the path, or null (an unknown agent is a plain 404 on every A2A route). */
   const agentOf = (c: Context): string | null => {
