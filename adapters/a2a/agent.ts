@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { Client } from '@a2a-js/sdk/client';
 import type { A2aAdapterConfig } from './config.ts';
-import { A2aConnection, type CallScope } from './connection.ts';
+import { A2aConnection, type CallScope, type SharedUpstream } from './connection.ts';
 import { isWorking, partsToItems, replyEvents, statusText, summaryItem, terminalEvent } from './mapping.ts';
 
 /** A configured `a2a` agent: the common settings plus the kind's own. */
@@ -42,10 +42,12 @@ export class A2aAgent implements Agent {
 
   constructor(
     private readonly config: A2aAgentConfig,
-    _deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
     this.name = config.name;
-    this.connection = new A2aConnection(config.name, config);
+    // The shared upstream client, where the gateway hands one to adapters; fetchUpstream otherwise.
+    const shared = (deps as { upstream?: SharedUpstream }).upstream;
+    this.connection = new A2aConnection(config.name, config, shared);
   }
 
   /** From the upstream's card: description, skills (as sites-free text), streaming. */

@@ -8,6 +8,11 @@ const DEFAULT_CARD_TTL_MS = 300_000;
 /** A card that has not arrived after this long is an error (describe() may run with no caller signal). */
 const CARD_TIMEOUT_MS = 10_000;
 
+/** The part of the shared upstream client (`AdapterDeps.upstream`) the SDK's transports need: a Fetch-compatible function. */
+export interface SharedUpstream {
+  fetchFunction(opts: { headers?: Record<string, string>; requestId?: () => string | undefined }): (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+}
+
 /** What one upstream call needs to reach the upstream: abort signal, request id, forwarded credentials. */
 export interface CallScope {
   signal?: AbortSignal;
@@ -31,6 +36,8 @@ export class A2aConnection {
   constructor(
     private readonly name: string,
     private readonly config: A2aAdapterConfig & { timeoutMs?: number },
+    /** The gateway's shared upstream client, when it hands one to adapters (its Fetch-compatible function is used then). */
+    private readonly shared?: SharedUpstream,
   ) {
     const url = new URL(config.url);
     this.origin = url.origin;
@@ -45,16 +52,24 @@ export class A2aConnection {
 
   /** A `fetch` for the SDK: the shared upstream policy, the configured headers, the call's signal. */
   fetchFor(scope: CallScope): typeof fetch {
+    const configured = { ...this.config.headers, ...(scope.authorization ? { authorization: scope.authorization } : {}) };
+    const signalOf = (init?: RequestInit) => {
+      const signals = [scope.signal, init?.signal ?? undefined].filter((s): s is AbortSignal => Boolean(s));
+      return signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    };
+    if (this.shared) {
+      const send = this.shared.fetchFunction({ headers: configured, requestId: () => scope.requestId });
+      return (input, init) => send(input, { ...init, signal: signalOf(init) ?? null });
+    }
     return (input, init) => {
-      const headers = new Headers(this.config.headers);
-      new Headers(init?.headers).forEach((v, k) => headers.set(k, v));
-      // forwardCredentials is an explicit opt-in to act as the client: its credential wins.
-      if (scope.authorization) headers.set('authorization', scope.authorization);
-      const signal = [scope.signal, init?.signal ?? undefined].filter((s): s is AbortSignal => Boolean(s));
+      const headers = new Headers(init?.headers);
+      // Configured headers (and, with forwardCredentials, the client's credential) win over the SDK's.
+      for (const [k, v] of Object.entries(configured)) headers.set(k, v);
+      const signal = signalOf(init);
       return fetchUpstream(
         typeof input === 'string' || input instanceof URL ? input : input.url,
         { ...init, headers, signal: null },
-        { agent: this.name, ...(signal.length > 0 ? { signal: AbortSignal.any(signal) } : {}), ...(this.config.timeoutMs ? { timeoutMs: this.config.timeoutMs } : {}), ...(scope.requestId ? { requestId: scope.requestId } : {}) },
+        { agent: this.name, ...(signal ? { signal } : {}), ...(this.config.timeoutMs ? { timeoutMs: this.config.timeoutMs } : {}), ...(scope.requestId ? { requestId: scope.requestId } : {}) },
       );
     };
   }
