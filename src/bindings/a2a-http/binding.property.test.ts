@@ -73,7 +73,8 @@ describe('the A2A binding answers any input with A2A errors, never a crash', () 
 
   it('an unknown agent is a plain 404 on every A2A route', async () => {
     for (const path of ['/a2a/nobody', '/a2a/nobody/rest/message:send', '/a2a/nobody/.well-known/agent-card.json']) {
-      const res = await gw.app.request(path, { method: path.endsWith('.json') ? 'GET' : 'POST', body: path.endsWith('.json') ? undefined : '{}' });
+      const get = path.endsWith('.json');
+      const res = await gw.app.request(path, get ? { method: 'GET' } : { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(404);
     }
   });
