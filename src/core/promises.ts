@@ -122,12 +122,16 @@ export class PromiseService {
   private track(token: string, run: LocalRun): void {
     const { replicaId, leaseMs } = this.settings;
     this.running.set(token, run.controller);
+    let ours = true;
     const renew = setInterval(() => {
       this.store
         .renewLease(token, replicaId, Date.now() + leaseMs)
         .then((ok) => {
-          // Settled elsewhere (a cancel we missed) or taken over: stop working on it.
-          if (!ok) run.controller.abort(new GatewayError('CANCELLED', 'The promise is no longer ours'));
+          // Settled elsewhere (a cancel we missed) or taken over by another replica (our renewals came
+          // too late): stop working on it, and leave its end to whoever owns it now.
+          if (ok) return;
+          ours = false;
+          run.controller.abort(new GatewayError('CANCELLED', 'The promise is no longer ours'));
         })
         .catch((err: unknown) => this.log.warn({ err: String(err) }, 'lease renewal failed'));
     }, Math.max(20, leaseMs / 3));
@@ -139,8 +143,8 @@ export class PromiseService {
       void this.store.updatePromise(token, replicaId, p).catch(() => undefined);
     });
     void run.done
-      .then((c) => this.finishRun(token, c))
-      .catch((err: unknown) => this.finishRun(token, { response: failureFromError(toGatewayError(err)) }))
+      .then((c) => (ours ? this.finishRun(token, c) : undefined))
+      .catch((err: unknown) => (ours ? this.finishRun(token, { response: failureFromError(toGatewayError(err)) }) : undefined))
       .finally(() => {
         clearInterval(renew);
         this.running.delete(token);

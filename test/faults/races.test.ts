@@ -41,7 +41,8 @@ describeRedis('races between two replicas', () => {
     upstream = await jitteryUpstream();
     const config = {
       store: { kind: 'redis', url: redis.url, prefix: 'races:' },
-      defaults: { leaseMs: 300 },
+      // Renewed every leaseMs / 3: long enough that a loaded machine does not lose live leases.
+      defaults: { leaseMs: 2_000 },
       agents: [{ name: 'jittery', kind: 'nlweb', url: upstream.url, streaming: false, promiseAfterMs: 10, idempotent: true }],
     };
     [a, b] = await Promise.all([startGateway(config, { replicaId: 'replica-a' }), startGateway(config, { replicaId: 'replica-b' })]);
