@@ -21,7 +21,7 @@ describe('PromiseService', () => {
     const store = createStore({ kind: 'memory' }, silentLogger);
     const a = new PromiseService(store, { replicaId: 'replica-a', ttlMs: 60_000, readGraceMs: 1_000, leaseMs: 90, awaitMaxWaitMs: 1_000 }, hooks, silentLogger);
     const run = abortableRun();
-    const { token } = await a.adopt('agent', run, {});
+    const { token } = await a.adopt('agent', run, { principal: 'owner-tag' });
     // Replica b takes the promise over (as its sweeper does when a's renewals came too late).
     const claimed = await store.claimExpiredLease(token, 'replica-b', Date.now() + 60_000, Date.now() + 3_600_000);
     expect(claimed?.owner).toBe('replica-b');
