@@ -10,6 +10,7 @@ import { mcpAdapter } from './mcp/index.ts';
 import { nlipAdapter } from './nlip/index.ts';
 import { webtoolAdapter } from './webtool/index.ts';
 import { catalogAdapter } from './catalog/index.ts';
+import { a2aAdapter } from './a2a/index.ts';
 
 export const builtinAdapters: AdapterFactory<any>[] = [
   nlwebAdapter,
@@ -18,4 +19,5 @@ export const builtinAdapters: AdapterFactory<any>[] = [
   nlipAdapter,
   webtoolAdapter,
   catalogAdapter,
+  a2aAdapter,
 ];

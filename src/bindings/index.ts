@@ -8,6 +8,7 @@ import { nlwebLegacyHttpBinding } from './nlweb-legacy-http/index.ts';
 import { webtoolHttpBinding } from './webtool-http/index.ts';
 import { nlipHttpBinding } from './nlip-http/index.ts';
 import { mcpHttpBinding } from './mcp-http/index.ts';
+import { a2aHttpBinding } from './a2a-http/index.ts';
 
 export const builtinBindings: Binding[] = [
   nlwebHttpBinding,
@@ -15,4 +16,5 @@ export const builtinBindings: Binding[] = [
   webtoolHttpBinding,
   nlipHttpBinding,
   mcpHttpBinding,
+  a2aHttpBinding,
 ];

@@ -13,32 +13,41 @@ export interface ErrorMapping {
   readonly webtool: string;
   /** The JSON-RPC error code used when the MCP binding must answer with a protocol error. */
   readonly jsonrpc: number;
+  /**
+   * The A2A 1.0 error (spec 1.0 §3.3.2, the SDK's error class names) when a call fails before any task
+   * exists; `InternalError` is JSON-RPC -32603 / HTTP 500. A2A has no code for 401/403/413/429/503/504:
+   * the binding answers those with the `http` status.
+   */
+  readonly a2a: A2aErrorName;
 }
+
+/** The A2A errors the gateway answers with (A2A 1.0 §3.3.2 plus JSON-RPC's internal error). */
+export type A2aErrorName = 'TaskNotFoundError' | 'TaskNotCancelableError' | 'UnsupportedOperationError' | 'ContentTypeNotSupportedError' | 'RequestMalformedError' | 'InternalError';
 
 /** One frozen table: code → per-transport rendering. Add a code here and every binding knows it. */
 export const ERROR_TABLE = Object.freeze({
-  INVALID_QUERY: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  INVALID_REQUEST: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600 },
-  NO_RESULTS: { http: 200, nlweb: 'NO_RESULTS', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
-  UNSUPPORTED_FORMAT: { http: 200, nlweb: 'UNSUPPORTED_FORMAT', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  UNSUPPORTED_MODE: { http: 200, nlweb: 'UNSUPPORTED_MODE', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  RATE_LIMITED: { http: 429, nlweb: 'RATE_LIMITED', webtool: 'RATE_LIMIT', jsonrpc: -32000 },
-  TIMEOUT: { http: 504, nlweb: 'TIMEOUT', webtool: 'INTERNAL_ERROR', jsonrpc: -32001 },
-  TOKEN_LIMIT: { http: 200, nlweb: 'TOKEN_LIMIT', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
-  CANCELLED: { http: 200, nlweb: 'CANCELLED', webtool: 'INTERNAL_ERROR', jsonrpc: -32800 },
-  PROMISE_NOT_FOUND: { http: 200, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  AGENT_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'WEBTOOL_NOT_FOUND', jsonrpc: -32602 },
-  TOOL_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  SCHEMA_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602 },
-  CONFIG_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'CONFIG_ERROR', jsonrpc: -32602 },
-  UNAUTHORIZED: { http: 401, nlweb: 'UNAUTHORIZED', webtool: 'CONFIG_ERROR', jsonrpc: -32001 },
-  FORBIDDEN: { http: 403, nlweb: 'FORBIDDEN', webtool: 'CONFIG_ERROR', jsonrpc: -32003 },
-  PAYLOAD_TOO_LARGE: { http: 413, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600 },
-  UNSUPPORTED_MEDIA_TYPE: { http: 415, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600 },
-  UPSTREAM_ERROR: { http: 502, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
-  STORE_UNAVAILABLE: { http: 503, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
-  WORKER_LOST: { http: 200, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
-  INTERNAL_ERROR: { http: 500, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603 },
+  INVALID_QUERY: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'RequestMalformedError' },
+  INVALID_REQUEST: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600, a2a: 'RequestMalformedError' },
+  NO_RESULTS: { http: 200, nlweb: 'NO_RESULTS', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
+  UNSUPPORTED_FORMAT: { http: 200, nlweb: 'UNSUPPORTED_FORMAT', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'ContentTypeNotSupportedError' },
+  UNSUPPORTED_MODE: { http: 200, nlweb: 'UNSUPPORTED_MODE', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'ContentTypeNotSupportedError' },
+  RATE_LIMITED: { http: 429, nlweb: 'RATE_LIMITED', webtool: 'RATE_LIMIT', jsonrpc: -32000, a2a: 'InternalError' },
+  TIMEOUT: { http: 504, nlweb: 'TIMEOUT', webtool: 'INTERNAL_ERROR', jsonrpc: -32001, a2a: 'InternalError' },
+  TOKEN_LIMIT: { http: 200, nlweb: 'TOKEN_LIMIT', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
+  CANCELLED: { http: 200, nlweb: 'CANCELLED', webtool: 'INTERNAL_ERROR', jsonrpc: -32800, a2a: 'InternalError' },
+  PROMISE_NOT_FOUND: { http: 200, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'TaskNotFoundError' },
+  AGENT_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'WEBTOOL_NOT_FOUND', jsonrpc: -32602, a2a: 'RequestMalformedError' },
+  TOOL_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'UnsupportedOperationError' },
+  SCHEMA_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'RequestMalformedError' },
+  CONFIG_ERROR: { http: 400, nlweb: 'INVALID_QUERY', webtool: 'CONFIG_ERROR', jsonrpc: -32602, a2a: 'RequestMalformedError' },
+  UNAUTHORIZED: { http: 401, nlweb: 'UNAUTHORIZED', webtool: 'CONFIG_ERROR', jsonrpc: -32001, a2a: 'InternalError' },
+  FORBIDDEN: { http: 403, nlweb: 'FORBIDDEN', webtool: 'CONFIG_ERROR', jsonrpc: -32003, a2a: 'InternalError' },
+  PAYLOAD_TOO_LARGE: { http: 413, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600, a2a: 'RequestMalformedError' },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32600, a2a: 'ContentTypeNotSupportedError' },
+  UPSTREAM_ERROR: { http: 502, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
+  STORE_UNAVAILABLE: { http: 503, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
+  WORKER_LOST: { http: 200, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
+  INTERNAL_ERROR: { http: 500, nlweb: 'INTERNAL_ERROR', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
 } satisfies Record<string, ErrorMapping>);
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -1,0 +1,207 @@
+import { Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type Message, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
+import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import type { Gateway } from '../../core/gateway-types.ts';
+import { failureResponse } from '../../core/responses.ts';
+import { isPromise } from '../../protocol/nlweb/index.ts';
+import { bindContext } from './contexts.ts';
+import { a2aErrorOf, taskNotFound } from './errors.ts';
+import { isTerminal, taskFor, withHistoryLength } from './render.ts';
+import { runSkill, skillOf } from './skills.ts';
+import { followTask, streamTurn, type LocalStreams } from './stream.ts';
+import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
+import { callOptions, conversationOf, openTurn, type Caller } from './turn.ts';
+
+/** What the handler of one request works with. */
+export interface HandlerDeps {
+  gateway: Gateway;
+  /** The agent named by the path (or the default agent). */
+  agent: string;
+  card: () => Promise<AgentCard>;
+  tasks: TaskRecords;
+  streams: LocalStreams;
+}
+
+/**
+ * The A2A 1.0 request handler (the SDK's `A2ARequestHandler`, served by its JSON-RPC transport handler
+ * and by the HTTP+JSON routes) over the gateway core: no task runs here, the core runs asks and keeps
+ * promises in the store, so any replica answers GetTask, CancelTask and SubscribeToTask. One instance
+ * per request: it knows the caller, and remembers the gateway error of a failed call so the HTTP layer
+ * can answer 401/403/413/429/503/504 itself (A2A has no code for those).
+ */
+export class GatewayRequestHandler implements A2ARequestHandler {
+  /** The gateway error the call failed with, if any. */
+  failure: GatewayError | undefined;
+
+  constructor(
+    private readonly deps: HandlerDeps,
+    private readonly caller: Caller,
+  ) {}
+
+  getAgentCard(): Promise<AgentCard> {
+    return this.deps.card();
+  }
+
+  /** §3.1.11 no extended card: the public card says everything. */
+  async getAuthenticatedExtendedAgentCard(): Promise<AgentCard> {
+    throw new ExtendedAgentCardNotConfiguredError();
+  }
+
+  /** §3.1.1 SendMessage: an ask; the answer (or a promise) as a task. */
+  sendMessage(params: SendMessageRequest): Promise<Message | Task> {
+    return this.guard(async () => {
+      const { gateway, agent, tasks } = this.deps;
+      const skill = skillOf(params);
+      if (skill) return withHistoryLength(await runSkill(this.deps, this.caller, params, skill), params.configuration?.historyLength);
+      const turn = await openTurn(gateway, tasks, this.caller, params);
+      const immediately = params.configuration?.returnImmediately === true;
+      const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}) });
+      const conversationId = conversationOf(response) ?? turn.conversationId;
+      await bindContext(gateway, this.caller.principal, turn.base.contextId, conversationId);
+      const task = taskFor(response, turn.base);
+      await tasks.put({
+        id: task.id,
+        contextId: task.contextId,
+        owner: this.caller.principal.id,
+        agent,
+        ...(conversationId ? { conversationId } : {}),
+        ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
+        task: Task.toJSON(task),
+      });
+      return withHistoryLength(task, params.configuration?.historyLength);
+    });
+  }
+
+  /** §3.1.2 SendStreamingMessage: the canonical stream as task, status-update and artifact-update events. */
+  sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse, void, undefined> {
+    return this.guardStream(streamTurn(this.deps, this.caller, params));
+  }
+
+  /** §3.1.3 GetTask: the stored task, checking in on its promise while it works. */
+  getTask(params: GetTaskRequest): Promise<Task> {
+    return this.guard(async () => {
+      const record = await this.mustGet(params.id);
+      const task = record.promiseToken ? await this.checkin(record, 0) : TaskRecords.taskOf(record);
+      return withHistoryLength(task, params.historyLength);
+    });
+  }
+
+  /** §3.1.5 CancelTask: cancels the promise (or the stream, wherever it runs); a finished task is not cancelable. */
+  cancelTask(params: CancelTaskRequest): Promise<Task> {
+    return this.guard(async () => {
+      const { gateway, tasks, agent } = this.deps;
+      const record = await this.mustGet(params.id);
+      const current = TaskRecords.taskOf(record);
+      if (isTerminal(current.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) throw new TaskNotCancelableError(`The task is already ${stateName(current)}`);
+      let task: Task;
+      if (record.promiseToken) {
+        const response = await gateway.await({ promise_token: record.promiseToken, action: 'cancel' }, callOptions(agent, this.caller));
+        task = taskFor(response, { id: record.id, contextId: record.contextId, history: current.history });
+      } else {
+        if (record.streaming) {
+          this.deps.streams.abortLocal(record.id);
+          await gateway.store.publishCancel(streamCancelTopic(record.id));
+        }
+        task = taskFor(failureResponse('CANCELLED', 'The task was cancelled'), { id: record.id, contextId: record.contextId, history: current.history });
+      }
+      const { promiseToken: _settled, streaming: _stopped, ...rest } = record;
+      await tasks.put({ ...rest, task: Task.toJSON(task) });
+      if (task.status?.state !== TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`The task is already ${stateName(task)}`);
+      return task;
+    });
+  }
+
+  /** §3.1.6 SubscribeToTask: the task, then its updates until it finishes, from any replica. */
+  resubscribe(params: SubscribeToTaskRequest): AsyncGenerator<StreamResponse, void, undefined> {
+    const self = this;
+    return this.guardStream(
+      (async function* () {
+        const record = await self.mustGet(params.id);
+        const task = TaskRecords.taskOf(record);
+        if (isTerminal(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) throw new UnsupportedOperationError(`The task is already ${stateName(task)}`);
+        yield* followTask(self.deps, self.caller, record, (r, waitMs) => self.checkin(r, waitMs));
+      })(),
+    );
+  }
+
+  async listTasks(): Promise<ListTasksResponse> {
+    throw new UnsupportedOperationError('ListTasks is not supported: keep the ids of your tasks');
+  }
+  async createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
+    throw new PushNotificationNotSupportedError();
+  }
+  async getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
+    throw new PushNotificationNotSupportedError();
+  }
+  async listTaskPushNotificationConfigs(): Promise<never> {
+    throw new PushNotificationNotSupportedError();
+  }
+  async deleteTaskPushNotificationConfig(): Promise<void> {
+    throw new PushNotificationNotSupportedError();
+  }
+
+  // ---- internals ----
+
+  /** The caller's task record or "task not found" (the same answer for unknown and someone else's). */
+  private async mustGet(taskId: string): Promise<TaskRecord> {
+    const record = await this.deps.tasks.get(taskId, this.caller.principal);
+    if (!record) throw taskNotFound();
+    return record;
+  }
+
+  /**
+   * NLWeb 4.2 check-in on the task's promise (long-polling `waitMs`); a settled answer is stored with
+   * the task, since the promise is forgotten soon after it was read.
+   */
+  async checkin(record: TaskRecord, waitMs: number): Promise<Task> {
+    const { gateway, tasks, agent } = this.deps;
+    const history = TaskRecords.taskOf(record).history;
+    const response = await gateway
+      .await({ promise_token: record.promiseToken!, action: 'checkin', ...(waitMs > 0 ? { wait_ms: waitMs } : {}) }, callOptions(agent, this.caller))
+      .catch((err: unknown) => {
+        const e = toGatewayError(err);
+        if (e.code !== 'PROMISE_NOT_FOUND') throw e;
+        return failureResponse('TIMEOUT', 'The answer expired before it was collected');
+      });
+    const task = taskFor(response, { id: record.id, contextId: record.contextId, history });
+    if (!isPromise(response)) {
+      const { promiseToken: _settled, ...rest } = record;
+      await tasks.put({ ...rest, task: Task.toJSON(task) });
+    }
+    return task;
+  }
+
+  /** Runs a call, remembering a gateway error and turning anything thrown into an A2A error. */
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  private async *guardStream(events: AsyncGenerator<StreamResponse>): AsyncGenerator<StreamResponse, void, undefined> {
+    try {
+      yield* events;
+    } catch (err) {
+      throw this.translate(err);
+    }
+  }
+
+  private translate(err: unknown): unknown {
+    if (!(err instanceof GatewayError) && isA2AError(err)) return err;
+    const e = toGatewayError(err);
+    if (e.code === 'INTERNAL_ERROR') this.deps.gateway.log.error({ err: String(err), requestId: this.caller.requestId }, 'A2A call failed');
+    this.failure = e;
+    return a2aErrorOf(e);
+  }
+}
+
+function isA2AError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && Symbol.for('@a2a-js/sdk.A2AError') in err;
+}
+
+function stateName(task: Task): string {
+  return TaskState[task.status?.state ?? 0]?.replace('TASK_STATE_', '').toLowerCase() ?? 'finished';
+}

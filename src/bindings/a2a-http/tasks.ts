@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { Task } from '@a2a-js/sdk';
+import type { Principal } from '../../core/principal.ts';
+import type { Store } from '../../store/store.ts';
+
+/**
+ * A2A tasks (spec 1.0 §4.1.1) ↔ the gateway's promises, through the shared store so every replica
+ * serves every task. A task record names its owner (the principal that created it): anyone else
+ * gets "task not found", exactly as for an id that never existed. The record holds the promise token
+ * while the answer is pending (never shown to the client: the task id is a separate random id) and
+ * the final task once known, because a promise is forgotten soon after its answer was read.
+ */
+
+const NAMESPACE = 'a2a-task';
+/**
+ * Largest task record kept for later GetTask calls (every SendMessage stores one for the promise TTL,
+ * so this bounds what a caller can make the store hold per request); beyond it the copy loses its
+ * artifacts, then its history. The answer the client got first is always whole.
+ */
+export const MAX_STORED_TASK_BYTES = 65_536;
+
+export interface TaskRecord {
+  id: string;
+  contextId: string;
+  /** Principal id of the caller that created the task. */
+  owner: string;
+  agent: string;
+  conversationId?: string;
+  /** The gateway promise that will answer (while WORKING through a promise). */
+  promiseToken?: string;
+  /** Set while a stream on some replica produces the answer (cancel goes through store pub/sub). */
+  streaming?: boolean;
+  /** The task as last rendered, in A2A JSON (Task.toJSON). */
+  task: unknown;
+}
+
+/** Store key of a task id: hashed, so client-sent ids of any charset make bounded keys. */
+const keyOf = (taskId: string) => createHash('sha256').update(taskId).digest('base64url');
+
+/** The cancel-channel name of a streamed task (store pub/sub is shared with promise tokens). */
+export const streamCancelTopic = (taskId: string) => `a2a-stream:${keyOf(taskId)}`;
+
+/** Reads and writes task records for one caller. */
+export class TaskRecords {
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** The record of `taskId` when `principal` owns it; null when unknown, expired or someone else's (§3.3.2 TaskNotFound). */
+  async get(taskId: string, principal: Principal): Promise<TaskRecord | null> {
+    const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId));
+    if (raw === null) return null;
+    const record = JSON.parse(raw) as TaskRecord;
+    return record.owner === principal.id && record.id === taskId ? record : null;
+  }
+
+  /** Stores the record (TTL = the promise TTL), keeping the stored task under MAX_STORED_TASK_BYTES. */
+  async put(record: TaskRecord): Promise<void> {
+    let text = JSON.stringify(record);
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [] } });
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [], history: [] } });
+    await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
+  }
+
+  /** The stored task as an SDK object. */
+  static taskOf(record: TaskRecord): Task {
+    return Task.fromJSON(record.task);
+  }
+}
