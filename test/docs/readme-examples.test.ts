@@ -27,6 +27,7 @@ const EXPECTED: Array<[string, RegExp]> = [
   ['NLIP', /"format":"text"[\s\S]*"subformat":"conversation"/],
   ['MCP', /"result":\{[\s\S]*"content":\[\{"type":"text"/],
   ['Webtools', /"status":"ok"/],
+  ['A2A 1.0', /"supportedInterfaces"[\s\S]*"result":\{[\s\S]*"artifacts"/],
   ['The older NLWeb REST API', /"results":\[\{/],
 ];
 
