@@ -9,6 +9,7 @@ import type { GatewayConfig } from './config/schema.ts';
 import type { AdapterFactory } from './core/agent.ts';
 import { GatewayError, toGatewayError } from './core/errors.ts';
 import { createGateway } from './core/gateway.ts';
+import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
 import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
@@ -80,6 +81,13 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   });
   app.get('/agents', (c) => c.json({ agents: gateway.listAgents() }));
 
+  // The web console (src/console): its capture marker runs before the bindings, after the edge.
+  const webConsole = consoleEnabled(config) ? createConsole(config, gateway) : undefined;
+  if (webConsole) {
+    app.use('*', webConsole.marker);
+    app.route('/', webConsole.routes);
+  }
+
   const bindings = opts.bindings ?? builtinBindings;
   for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
   for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
@@ -97,6 +105,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     app,
     gateway,
     close: async () => {
+      webConsole?.close();
       await gateway.close();
       if (ownStore) await store.close();
     },

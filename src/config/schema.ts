@@ -105,6 +105,14 @@ export const DefaultsSchema = z
   })
   .strict();
 
+/** The `console` section: the web console at /console (issue 14). */
+export const ConsoleConfigSchema = z
+  .object({
+    /** Serve the console; default: only when `server.host` is a loopback address. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
 /** A whole gateway config file (config/gateway.yaml). Agent entries are checked by their adapter too. */
 export const GatewayConfigSchema = z
   .object({
@@ -112,6 +120,7 @@ export const GatewayConfigSchema = z
     store: StoreConfigSchema.default({ kind: 'memory' }),
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
+    console: ConsoleConfigSchema.default({}),
     defaultAgent: z.string().optional(),
     agents: z.array(CommonAgentSchema.loose()).min(1, 'at least one agent is needed'),
   })
