@@ -133,8 +133,8 @@ export function App() {
           }}
         >
           <label>
-            Agent
-            <select value={agent} onChange={(e) => setAgent((e.currentTarget as HTMLSelectElement).value)}>
+            <span>Agent</span>
+            <select id="agent-select" aria-label="Agent" value={agent} onChange={(e) => setAgent((e.currentTarget as HTMLSelectElement).value)}>
               {(agents ?? []).map((a) => (
                 <option key={a.name} value={a.name}>
                   {a.name} ({a.kind})
@@ -143,8 +143,8 @@ export function App() {
             </select>
           </label>
           <label>
-            Protocol
-            <select value={protocol} onChange={(e) => setProtocol((e.currentTarget as HTMLSelectElement).value as Protocol)}>
+            <span>Protocol</span>
+            <select id="protocol-select" aria-label="Protocol" value={protocol} onChange={(e) => setProtocol((e.currentTarget as HTMLSelectElement).value as Protocol)}>
               {PROTOCOLS.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.label}
@@ -153,8 +153,8 @@ export function App() {
             </select>
           </label>
           <label class="question">
-            Question
-            <input type="text" value={query} placeholder="e.g. quick vegetarian pasta" onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} />
+            <span>Question</span>
+            <input type="text" aria-label="Question" value={query} placeholder="e.g. quick vegetarian pasta" onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} />
           </label>
           <div class="ask-buttons">
             <button type="submit" disabled={busy || !agent}>

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -9,7 +10,13 @@ export interface ConsoleAssets {
   css: string;
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The package root: the nearest folder above this module with a package.json (src/ or a compiled dist/). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+const ROOT = packageRoot();
 export const CONSOLE_SOURCE = join(ROOT, 'console', 'src');
 export const CONSOLE_DIST = join(ROOT, 'dist', 'console');
 

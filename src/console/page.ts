@@ -5,6 +5,7 @@ export const CONSOLE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>nlgate console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/styles.css">
 <script type="module" src="/console/assets/app.js"></script>
 </head>

@@ -1,0 +1,14 @@
+import { launchBrowser } from '/work/wt-console/test/support/browser.ts';
+const b = await launchBrowser();
+const p = await b.newPage();
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+await p.goto('http://127.0.0.1:18934/console');
+await p.getByRole('button', { name: 'recipes catalog' }).waitFor();
+await p.getByLabel('Agent', { exact: true }).selectOption('recipes');
+await p.getByLabel('Protocol').selectOption(process.argv[2] ?? 'nlweb-json');
+await p.getByLabel('Question').fill('pasta');
+await p.getByLabel('Question').press('Enter');
+await p.waitForTimeout(3000);
+console.log((await p.locator('.main').innerText()).slice(0, 3000));
+await b.close();
