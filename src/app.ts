@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { builtinAdapters } from '../adapters/index.ts';
 import { builtinBindings } from './bindings/index.ts';
-import { renderNlwebError } from './bindings/nlweb-http/render.ts';
+import { renderNlwebError } from './bindings/nlweb-http/render/index.ts';
 import type { Binding, ServerSettings } from './bindings/types.ts';
 import type { GatewayConfig } from './config/schema.ts';
 import type { AdapterFactory } from './core/agent.ts';
@@ -43,6 +43,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,
     defaults: config.defaults,
+    limits: config.limits,
     store,
     log,
     baseDir: opts.baseDir ?? process.cwd(),
@@ -54,6 +55,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     allowedOrigins: config.server.allowedOrigins,
     allowedHosts: config.server.allowedHosts,
     promiseTtlMs: config.defaults.promiseTtlMs,
+    limits: config.limits,
     ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
   };
 

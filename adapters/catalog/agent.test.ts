@@ -51,7 +51,7 @@ describe('catalog agent: the answer stream', () => {
       url: 'https://recipes.nlgate.example/quick-dinners/spaghetti-aglio-e-olio',
       name: 'Spaghetti Aglio e Olio',
       site: 'quick-dinners',
-      score: 1,
+      score: 100,
       recipeCuisine: 'Italian',
       grounding: { source: 'https://recipes.nlgate.example/quick-dinners/spaghetti-aglio-e-olio#recipe', catalog: 'recipes.jsonl' },
     });
@@ -150,12 +150,12 @@ describe('catalog agent: how many, from where, how good', () => {
     expect(beyond[1]).toMatchObject({ type: 'error', code: 'NO_RESULTS', message: expect.stringContaining('start_num was 500') });
   });
 
-  it('drops hits under min_score (0..1, or 0..100 from older clients), and under config minScore', async () => {
+  it('drops hits under min_score (0-100, or a fraction from older clients), and under config minScore', async () => {
     const all = await results(agent, { query: { text: 'vegan curry', num_results: 100 } });
     const strong = await results(agent, { query: { text: 'vegan curry', num_results: 100, min_score: 0.5 } });
     expect(strong.length).toBeGreaterThan(0);
     expect(strong.length).toBeLessThan(all.length);
-    expect(strong.every((r) => r.score! >= 0.5)).toBe(true);
+    expect(strong.every((r) => r.score! >= 50)).toBe(true);
     expect(await results(agent, { query: { text: 'vegan curry', num_results: 100, min_score: 50 } })).toEqual(strong);
     expect(await results(recipesAgent({ minScore: 0.5 }), { query: { text: 'vegan curry', num_results: 100 } })).toEqual(strong);
   });
@@ -184,6 +184,33 @@ describe('catalog agent: conversation context', () => {
     expect(top!.name).toBe('15-Minute Chickpea and Spinach Curry');
     const [alone] = await results(agent, { query: { text: 'vegan?' } });
     expect(alone!.name).not.toBe(top!.name);
+  });
+
+  it('states the query it answered as _meta.decontextualized_query on start, and pages through it alike', async () => {
+    const followUp = await events(agent, { query: { text: 'vegan?', max_results: 3 }, context: { prev: ['curry'] } });
+    expect(followUp[0]).toEqual({ type: 'start', meta: { decontextualized_query: 'vegan curry' } });
+    const direct = await results(agent, { query: { text: 'vegan curry', max_results: 3 } });
+    expect(followUp.filter((e) => e.type === 'result').map((e) => (e as { item: ResultItem }).item)).toEqual(direct);
+    // The next page is asked as the decontextualised query (what the official v0.54 client does).
+    const page2 = await results(agent, { query: { text: 'vegan curry', max_results: 3 }, meta: { start_num: 3 } });
+    expect(page2.map((r) => r['@id'])).not.toContain(direct[0]!['@id']);
+    expect((await events(agent, { query: { text: 'curry' } }))[0]).toEqual({ type: 'start' });
+    // A new topic is not a refinement: nothing is both a brownie and a curry, so "brownies" stands alone.
+    const topicSwitch = await events(agent, { query: { text: 'brownies' }, context: { prev: ['curry'] } });
+    expect(topicSwitch[0]).toEqual({ type: 'start' });
+    expect(topicSwitch.filter((e) => e.type === 'result').map((e) => (e as { item: ResultItem }).item.name)).not.toContain('Thai Green Chicken Curry');
+    // A client-sent decontextualised query (the older REST API's parameter) is answered as given.
+    const given = await events(agent, { query: { text: 'and vegan?' }, context: { prev: ['curry'], decontextualized_query: 'vegan cake' } });
+    expect(given[0]).toEqual({ type: 'start', meta: { decontextualized_query: 'vegan cake' } });
+  });
+
+  it('max_results is the page size and num_results the depth paged through (v0.54 client)', async () => {
+    const first = await results(agent, { query: { text: 'vegan', max_results: 4, num_results: 6 } });
+    expect(first).toHaveLength(4);
+    const second = await results(agent, { query: { text: 'vegan', max_results: 4, num_results: 6 }, meta: { start_num: 4 } });
+    expect(second).toHaveLength(2); // only 6 ranked hits exist to page through
+    const whole = await results(agent, { query: { text: 'vegan', num_results: 6 } });
+    expect([...first, ...second].map((r) => r['@id'])).toEqual(whole.map((r) => r['@id']));
   });
 
   it('falls back to the conversation history, and leaves longer queries alone', async () => {
@@ -241,7 +268,7 @@ describe('catalog adapter: config and describe()', () => {
     expect(CatalogConfigSchema.parse({ file: 'x.jsonl' })).toEqual({ file: 'x.jsonl', maxResults: 10, summarize: true });
     expect(CatalogConfigSchema.safeParse({ file: 'x.jsonl', fiel: 'typo' }).success).toBe(false);
     expect(CatalogConfigSchema.safeParse({}).success).toBe(false);
-    expect(CatalogConfigSchema.safeParse({ file: 'x', minScore: 2 }).success).toBe(false);
+    expect(CatalogConfigSchema.safeParse({ file: 'x', minScore: 101 }).success).toBe(false);
     expect(catalogAdapter.kind).toBe('catalog');
   });
 

@@ -1,13 +1,14 @@
 import type { Agent, AgentDescription, CallContext } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest, ResultItem } from '../../src/protocol/nlweb/index.ts';
-import { parseModes, requestedResultCount } from '../../src/protocol/nlweb/index.ts';
+import { minScoreThreshold, parseModes, requestedResultCount, retrievalDepth, SCORE_MAX } from '../../src/protocol/nlweb/index.ts';
+import { planQuery, SEARCH_BOUNDS } from './bounds.ts';
 import { DEFAULT_MAX_RESULTS, RESULT_CAP } from './config.ts';
 import { buildFilters, filterableFields } from './filters.ts';
-import type { Catalog } from './load.ts';
+import type { Catalog, CatalogEntry } from './load.ts';
 import { CatalogIndex, type SearchHit } from './search.ts';
 import { summarizeHits } from './summary.ts';
-import { firstText, fold, isPlainObject, queryTerms } from './text.ts';
+import { firstText, fold, isPlainObject } from './text.ts';
 
 /** What the agent needs from its config (already validated and defaulted by the config loader). */
 export interface CatalogAgentSettings {
@@ -30,15 +31,6 @@ const SEARCHED_EXTRAS: Array<[string, string]> = [
   ['suitableForDiet', 'diet'],
   ['location', 'location'],
 ];
-
-/**
- * `min_score` as a 0..1 threshold. Older NLWeb REST clients speak 0..100, so a value above 1 is
- * read as a percentage; negative or non-numeric values mean no threshold.
- */
-function threshold(value: unknown): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return undefined;
-  return value > 1 ? value / 100 : value;
-}
 
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
@@ -77,25 +69,30 @@ export class CatalogAgent implements Agent {
     return { description, sites, itemTypes, capabilities: { streaming: true, summarize: this.settings.summarize ?? true } };
   }
 
-  /** Answers an ask (NLWeb 3 request, 6 streaming): filters, ranks, pages, optionally summarises. */
+  /**
+   * Answers an ask (NLWeb 3 request, 6 streaming): filters, ranks, pages, optionally summarises.
+   * A follow-up is answered as its decontextualised query, stated on `start` as
+   * `_meta.decontextualized_query` so the client can label it and page through it.
+   */
   async *ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
     const { signal } = ctx;
     if (signal.aborted) return;
-    yield { type: 'start' };
     const query = request.query;
-    const text = typeof query?.text === 'string' ? query.text.trim() : '';
-    if (text.length === 0) {
+    const asked = typeof query?.text === 'string' ? query.text.trim() : '';
+    if (asked.length === 0) {
+      yield { type: 'start' };
       yield { type: 'error', code: 'INVALID_QUERY', message: 'query.text is required', recoverable: false };
       yield { type: 'complete' };
       return;
     }
-
     const filters = buildFilters(query, this.fields, this.name);
-    const contextText = this.contextFor(text, request, ctx);
-    const min = threshold(query.min_score) ?? threshold(this.settings.minScore);
-    const hits = this.index
-      .search(text, contextText === undefined ? { filter: filters.test } : { filter: filters.test, contextText })
-      .filter((h) => min === undefined || h.score >= min);
+    const decontextualized = this.decontextualize(asked, request, ctx, filters.test);
+    yield decontextualized === undefined ? { type: 'start' } : { type: 'start', meta: { decontextualized_query: decontextualized } };
+    const text = decontextualized ?? asked;
+    const min = minScoreThreshold(query.min_score) ?? minScoreThreshold(this.settings.minScore);
+    const ranked = this.index.search(text, { filter: filters.test }).filter((h) => min === undefined || h.score >= min);
+    // v0.54 clients ask for `max_results` at a time out of `num_results` ranked hits (interop.md).
+    const hits = ranked.slice(0, positiveInt(retrievalDepth(query)) ?? ranked.length);
     const offset = Math.max(0, Math.trunc(Number(request.meta?.start_num ?? 0)) || 0);
     const limit = Math.min(positiveInt(requestedResultCount(query)) ?? this.settings.maxResults ?? DEFAULT_MAX_RESULTS, RESULT_CAP);
     const page = hits.slice(offset, offset + limit);
@@ -120,16 +117,25 @@ export class CatalogAgent implements Agent {
   }
 
   /**
-   * Light use of NLWeb 3.2 `context.prev`: a follow-up of one meaningful word ("vegan?") borrows
-   * the terms of the latest earlier query at a lower weight, so "curry" then "vegan?" ranks vegan
-   * curries first. Longer queries stand on their own. Falls back to the conversation's history.
+   * The query a follow-up stands for (NLWeb 3.2 `context.prev`): a decontextualised query the client
+   * sends (the older REST API's `decontextualized_query`) is taken as is; otherwise a follow-up of one
+   * meaningful word ("vegan?") joins the latest different earlier query ("vegan curry") when that
+   * refines it: some item matches both. Otherwise ("curry", then "brownies") it is a new topic and
+   * stands alone, as do longer queries. `prev` comes from the client, else from the gateway's conversation.
    */
-  private contextFor(text: string, request: AskRequest, ctx: CallContext): string | undefined {
-    if (text === '*' || queryTerms(text).length > 1) return undefined;
+  private decontextualize(text: string, request: AskRequest, ctx: CallContext, keep: (e: CatalogEntry) => boolean): string | undefined {
+    const bounded = (s: string) => s.trim().slice(0, SEARCH_BOUNDS.maxQueryChars);
+    const given = request.context?.decontextualized_query;
+    if (typeof given === 'string' && given.trim().length > 0) return given.trim() === text ? undefined : bounded(given);
+    if (text === '*' || planQuery(text).terms.length !== 1) return undefined;
     const prev = request.context?.prev ?? ctx.conversation?.prev ?? [];
+    const own = fold(bounded(text));
     for (let i = prev.length - 1; i >= 0; i--) {
       const p = prev[i];
-      if (typeof p === 'string' && p.trim().length > 0 && fold(p.trim()) !== fold(text)) return p;
+      if (typeof p !== 'string' || p.trim().length === 0 || fold(bounded(p)) === own) continue;
+      const joined = bounded(`${text.replace(/[\p{P}\s]+$/u, '')} ${bounded(p)}`);
+      // Only the best hit matching every term scores the full 100 (rank.ts).
+      return this.index.search(joined, { filter: keep })[0]?.score === SCORE_MAX ? joined : undefined;
     }
     return undefined;
   }

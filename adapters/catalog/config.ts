@@ -17,8 +17,8 @@ export const CatalogConfigSchema = z.strictObject({
   sites: z.array(z.string().trim().min(1)).min(1).optional(),
   /** Results per ask when the client does not say (capped at RESULT_CAP). */
   maxResults: z.number().int().positive().max(RESULT_CAP).default(DEFAULT_MAX_RESULTS),
-  /** Default minimum normalised score (0..1) a hit needs; a client's `min_score` overrides it. */
-  minScore: z.number().min(0).max(1).optional(),
+  /** Default minimum score (0-100; a value below 1 is read as a fraction) a hit needs; a client's `min_score` overrides it. */
+  minScore: z.number().min(0).max(100).optional(),
   /** Honour `prefer.mode: summarize` with an extractive SearchSummary item. */
   summarize: z.boolean().default(true),
 });

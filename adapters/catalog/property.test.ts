@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { CatalogAgent } from './agent.ts';
 import { type CatalogFormat, loadCatalogFile, parseCatalog } from './load.ts';
+import { fuzzyEdits, planQuery, SEARCH_BOUNDS } from './bounds.ts';
 import { CatalogIndex } from './search.ts';
 
 /** A parse either yields entries or throws a CONFIG_ERROR GatewayError: never anything else. */
@@ -86,14 +87,30 @@ const words = fc.constantFrom('pasta', 'vegan', 'curry', 'soup', 'cake', 'spaget
 const queryText = fc.oneof(anyText, fc.array(words, { maxLength: 5 }).map((w) => w.join(' ')));
 
 describe('catalog search never throws (fast-check)', () => {
-  it('scores every hit in (0, 1], best first', () => {
+  it('scores every hit in (0, 100], best first', () => {
     fc.assert(
-      fc.property(queryText, fc.option(queryText, { nil: undefined }), (text, contextText) => {
-        const hits = index.search(text, contextText === undefined ? {} : { contextText });
+      fc.property(queryText, (text) => {
+        const hits = index.search(text);
         for (let i = 0; i < hits.length; i++) {
           expect(hits[i]!.score).toBeGreaterThan(0);
-          expect(hits[i]!.score).toBeLessThanOrEqual(1);
+          expect(hits[i]!.score).toBeLessThanOrEqual(100);
           if (i > 0) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('plans every query within the search bounds, however long (issue 11)', () => {
+    const longWord = fc.integer({ min: 1, max: 5000 }).chain((n) => fc.constantFrom('a', 'é', 'zq', '蛋').map((u) => u.repeat(n)));
+    const text = fc.oneof(anyText, longWord, fc.array(fc.oneof(longWord, fc.string({ maxLength: 12 })), { maxLength: 200 }).map((w) => w.join(' ')));
+    fc.assert(
+      fc.property(text, (t) => {
+        const plan = planQuery(t);
+        expect(plan.terms.length).toBeLessThanOrEqual(SEARCH_BOUNDS.maxTerms);
+        for (const term of plan.terms) {
+          expect(term.length).toBeLessThanOrEqual(SEARCH_BOUNDS.maxTermChars);
+          expect(fuzzyEdits(term)).toBeLessThanOrEqual(SEARCH_BOUNDS.maxEdits);
         }
       }),
       { numRuns: 300 },
@@ -112,6 +129,7 @@ describe('catalog search never throws (fast-check)', () => {
                 site: fc.oneof(fc.constantFrom('quick-dinners', 'recipes', 'nope'), fc.array(fc.string({ maxLength: 8 }), { maxLength: 2 })),
                 itemType: fc.constantFrom('Recipe', 'Event', ''),
                 num_results: fc.integer({ min: 1, max: 30 }),
+                max_results: fc.integer({ min: 1, max: 30 }),
                 min_score: fc.double({ min: -1, max: 120, noNaN: true }),
                 recipeCuisine: filterValue,
               },
@@ -135,7 +153,7 @@ describe('catalog search never throws (fast-check)', () => {
         expect(seen[0]?.type).toBe('start');
         expect(seen.at(-1)?.type).toBe('complete');
         const items = seen.filter((e) => e.type === 'result' && e.item['@type'] !== 'SearchSummary');
-        expect(items.length).toBeLessThanOrEqual(req.query.num_results ?? 10);
+        expect(items.length).toBeLessThanOrEqual(req.query.max_results ?? req.query.num_results ?? 10);
         if (items.length === 0) expect(seen.some((e) => e.type === 'error')).toBe(true);
       }),
       { numRuns: 200 },

@@ -1,7 +1,9 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
 /**
- * A small RSS 2.0 reader for catalog files. RSS is flat (channel → item → a few text elements), so
- * plain string scanning is enough and no XML dependency is needed. Every scan is linear (indexOf,
- * no backtracking regular expressions over the document).
+ * RSS 2.0 catalog files, read with fast-xml-parser (validated first, so a broken feed is a clear
+ * start-up error naming its line, never a crash). RSS is flat (channel → item → a few text
+ * elements); each item becomes a schema.org Article.
  */
 
 /** A problem in the feed at a character offset (the loader turns the offset into a line number). */
@@ -21,36 +23,55 @@ export interface RssFeed {
   items: Array<Record<string, unknown>>;
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  mdash: '—', ndash: '–', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”',
-};
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false, // "2026" stays a string
+  processEntities: true,
+  htmlEntities: true, // &mdash;, &#8212; and kin, common in feeds
+  isArray: (name) => name === 'item' || name === 'category',
+});
 
-/** Decodes XML character references; an invalid code point becomes U+FFFD instead of throwing. */
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,8}|#[0-9]{1,10}|[a-z]{2,8});/gi, (whole, ref: string) => {
-    if (ref.startsWith('#')) {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-      return valid ? String.fromCodePoint(code) : '\uFFFD';
-    }
-    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+/**
+ * Character references that name no character (`&#0;`, `&#x110000;`) become U+FFFD, as an XML reader
+ * should not fail a whole feed over one of them. One linear pass.
+ */
+function sanitizeReferences(xml: string): string {
+  return xml.replace(/&#(x[0-9a-f]{1,12}|[0-9]{1,14});/gi, (whole, ref: string) => {
+    const code = ref[0] === 'x' || ref[0] === 'X' ? parseInt(ref.slice(1), 16) : parseInt(ref, 10);
+    const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+    return valid ? whole : '&#xFFFD;';
   });
 }
 
-/** Element content as text: CDATA sections taken verbatim, the rest entity-decoded. */
-function contentText(raw: string): string {
-  let out = '';
+/** The offset where 1-based `line` starts (validator errors give a line, the loader wants an offset). */
+function offsetOfLine(text: string, line: number): number {
   let at = 0;
-  while (at < raw.length) {
-    const open = raw.indexOf('<![CDATA[', at);
-    if (open < 0) break;
-    const close = raw.indexOf(']]>', open + 9);
-    if (close < 0) break;
-    out += decodeEntities(raw.slice(at, open)) + raw.slice(open + 9, close);
-    at = close + 3;
+  for (let n = 1; n < line && at >= 0; n++) at = text.indexOf('\n', at) + 1 || -1;
+  return Math.max(0, at);
+}
+
+/** Throws RssSyntaxError for a document that is not well-formed XML, naming an unclosed `<item>` plainly. */
+function validate(xml: string): void {
+  const result = XMLValidator.validate(xml);
+  if (result === true) return;
+  const { msg, line } = result.err;
+  const unclosed = /^Invalid '\[(.*)\]' found\.?$/s.exec(msg)?.[1];
+  if (unclosed !== undefined && /"item"/.test(unclosed)) {
+    throw new RssSyntaxError('an <item> element is never closed', Math.max(0, xml.lastIndexOf('<item')));
   }
-  return out + decodeEntities(raw.slice(at));
+  throw new RssSyntaxError(`not well-formed XML: ${msg}`, offsetOfLine(xml, line));
+}
+
+/** An element's text: a string as is, nested elements' text joined (tags dropped), else undefined. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim() || undefined;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return textOf(value[0]);
+  if (value !== null && typeof value === 'object') {
+    const parts = Object.values(value).map(textOf).filter((t): t is string => t !== undefined);
+    return parts.length > 0 ? parts.join(' ') : undefined;
+  }
+  return undefined;
 }
 
 /** Plain text from (possibly escaped) HTML: tags dropped, whitespace collapsed. */
@@ -60,41 +81,6 @@ function plainText(html: string): string {
     .replace(/\s+/g, ' ')
     .replace(/ ([,.;:!?])/g, '$1')
     .trim();
-}
-
-/** Offset of the next `<tag` start that is really that tag (followed by `>`, `/` or whitespace). */
-function findOpen(xml: string, tag: string, from: number): number {
-  let at = xml.indexOf(`<${tag}`, from);
-  while (at >= 0) {
-    const next = xml[at + tag.length + 1];
-    if (next === '>' || next === '/' || next === undefined || /\s/.test(next)) return at;
-    at = xml.indexOf(`<${tag}`, at + 1);
-  }
-  return -1;
-}
-
-/** The text content of every `<tag>` child in `xml`, in order. */
-function childTexts(xml: string, tag: string): string[] {
-  const out: string[] = [];
-  let at = findOpen(xml, tag, 0);
-  while (at >= 0) {
-    const headEnd = xml.indexOf('>', at);
-    if (headEnd < 0) break;
-    if (xml[headEnd - 1] === '/') {
-      at = findOpen(xml, tag, headEnd + 1); // <tag/>: empty
-      continue;
-    }
-    const close = xml.indexOf(`</${tag}>`, headEnd + 1);
-    if (close < 0) break;
-    const text = contentText(xml.slice(headEnd + 1, close)).trim();
-    if (text.length > 0) out.push(text);
-    at = findOpen(xml, tag, close + tag.length + 3);
-  }
-  return out;
-}
-
-function childText(xml: string, tag: string): string | undefined {
-  return childTexts(xml, tag)[0];
 }
 
 /** RSS dates are RFC 822; emit ISO 8601 when the date parses, the original text otherwise. */
@@ -114,23 +100,26 @@ function hostOf(url: string | undefined): string | undefined {
   }
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** One `<item>` as a schema.org Article; undefined when it carries no title, link or description. */
-function toArticle(xml: string): Record<string, unknown> | undefined {
-  const title = childText(xml, 'title');
-  const link = childText(xml, 'link');
-  const guid = childText(xml, 'guid');
-  const descriptionHtml = childText(xml, 'description');
+function toArticle(item: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(item)) return undefined;
+  const title = textOf(item.title);
+  const link = textOf(item.link);
+  const guid = textOf(item.guid);
+  const descriptionHtml = textOf(item.description);
   const description = descriptionHtml === undefined ? undefined : plainText(descriptionHtml);
   if (title === undefined && link === undefined && !description) return undefined;
-  const categories = childTexts(xml, 'category');
-  const author = childText(xml, 'dc:creator') ?? childText(xml, 'author');
+  const categories = (Array.isArray(item.category) ? item.category : []).map(textOf).filter((c): c is string => c !== undefined);
+  const author = textOf(item['dc:creator']) ?? textOf(item.author);
   const id = guid !== undefined && /^https?:\/\//i.test(guid) ? guid : (link ?? guid);
   const article: Record<string, unknown> = { '@type': 'Article' };
   if (id !== undefined) article['@id'] = id;
   if (link !== undefined) article.url = link;
   if (title !== undefined) Object.assign(article, { name: title, headline: title });
   if (description) article.description = description;
-  const published = isoDate(childText(xml, 'pubDate'));
+  const published = isoDate(textOf(item.pubDate));
   if (published !== undefined) article.datePublished = published;
   if (categories.length > 0) article.keywords = categories.join(', ');
   if (author !== undefined) article.author = { '@type': 'Person', name: author };
@@ -145,26 +134,24 @@ export function looksLikeXml(text: string): boolean {
 /**
  * Parses an RSS 2.0 document into Article items (RSS 2.0 spec: channel/item with title, link,
  * description, guid, pubDate, category, author). Throws RssSyntaxError for a document that is not
- * RSS or has an unclosed `<item>`.
+ * well-formed XML or not RSS.
  */
 export function parseRss(xml: string): RssFeed {
-  const channel = findOpen(xml, 'channel', 0);
-  if (channel < 0) {
-    const atom = findOpen(xml, 'feed', 0);
-    if (atom >= 0) throw new RssSyntaxError('an Atom feed; only RSS 2.0 is supported', atom);
+  const text = sanitizeReferences(xml);
+  validate(text);
+  let doc: unknown;
+  try {
+    doc = parser.parse(text);
+  } catch (err) {
+    throw new RssSyntaxError(`not well-formed XML: ${err instanceof Error ? err.message : String(err)}`, 0);
+  }
+  const root = isRecord(doc) ? doc : {};
+  const channel = isRecord(root.rss) ? root.rss.channel : root.channel;
+  if (!isRecord(channel)) {
+    if ('feed' in root) throw new RssSyntaxError('an Atom feed; only RSS 2.0 is supported', Math.max(0, xml.indexOf('<feed')));
     throw new RssSyntaxError('not an RSS 2.0 document (no <channel> element)', 0);
   }
-  const firstItem = findOpen(xml, 'item', channel);
-  const header = xml.slice(channel, firstItem < 0 ? xml.length : firstItem);
-  const site = hostOf(childText(header, 'link'));
-  const items: Array<Record<string, unknown>> = [];
-  let at = firstItem;
-  while (at >= 0) {
-    const close = xml.indexOf('</item>', at);
-    if (close < 0) throw new RssSyntaxError('an <item> element is never closed', at);
-    const article = toArticle(xml.slice(at, close));
-    if (article !== undefined) items.push(article);
-    at = findOpen(xml, 'item', close + 7);
-  }
+  const items = (Array.isArray(channel.item) ? channel.item : []).map(toArticle).filter((a): a is Record<string, unknown> => a !== undefined);
+  const site = hostOf(textOf(channel.link));
   return site === undefined ? { items } : { site, items };
 }

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFile, parseCatalog } from './load.ts';
 import { CatalogIndex } from './search.ts';
-import { queryTerms } from './text.ts';
+import { planQuery } from './bounds.ts';
+
+const queryTerms = (text: string) => planQuery(text).terms;
 
 const recipes = loadCatalogFile(join(import.meta.dirname, '../../examples/catalog/recipes.jsonl'));
 const index = new CatalogIndex(recipes.entries);
@@ -49,21 +51,45 @@ describe('CatalogIndex ranking', () => {
   });
 });
 
+describe('CatalogIndex ranking like a search engine (issue 17)', () => {
+  const isVegan = (item: Record<string, unknown>) => (item.suitableForDiet as string[] | undefined)?.includes('https://schema.org/VeganDiet') ?? false;
+
+  it('puts hits matching every term first, then those having the diet the query names ("vegan curry")', () => {
+    const hits = index.search('vegan curry');
+    expect(hits[0]!.entry.item.name).toBe('15-Minute Chickpea and Spinach Curry');
+    const firstNonVegan = hits.findIndex((h) => !isVegan(h.entry.item));
+    const lastVegan = hits.map((h) => isVegan(h.entry.item)).lastIndexOf(true);
+    expect(firstNonVegan).toBeGreaterThan(lastVegan); // no chicken curry ahead of any vegan dish
+    expect(hits.map((h) => h.entry.item.name)).toContain('Thai Green Chicken Curry'); // still found, last
+  });
+
+  it('counts a diet word only for items of that diet: a mere mention ranks below', () => {
+    const c = parseCatalog(
+      JSON.stringify([
+        { '@type': 'Recipe', name: 'Chicken curry', description: 'Not vegan, but a vegan version uses tofu.' },
+        { '@type': 'Recipe', name: 'Lentil curry', suitableForDiet: 'https://schema.org/VeganDiet' },
+      ]),
+      'diet.json',
+    );
+    expect(new CatalogIndex(c.entries).search('vegan curry').map((h) => h.entry.item.name)).toEqual(['Lentil curry', 'Chicken curry']);
+  });
+});
+
 describe('CatalogIndex scores', () => {
-  it('normalises scores to 0..1 with the best full match at 1, sorted best first', () => {
+  it('scores on the gateway\'s 0-100 scale with the best full match at 100, sorted best first', () => {
     const hits = index.search('lemon cake');
-    expect(hits[0]!.score).toBe(1);
+    expect(hits[0]!.score).toBe(100);
     for (const h of hits) {
       expect(h.score).toBeGreaterThan(0);
-      expect(h.score).toBeLessThanOrEqual(1);
+      expect(h.score).toBeLessThanOrEqual(100);
     }
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
   });
 
-  it('scales by the share of query terms matched: one of two terms scores at most 0.5', () => {
+  it('scales by the share of query terms matched: one of two terms scores at most 50', () => {
     const hits = index.search('pasta zzzqqq');
     expect(hits.length).toBeGreaterThan(0);
-    expect(Math.max(...hits.map((h) => h.score))).toBe(0.5);
+    expect(Math.max(...hits.map((h) => h.score))).toBe(50);
   });
 
   it('returns nothing for words the catalog does not know', () => {
@@ -71,26 +97,17 @@ describe('CatalogIndex scores', () => {
     expect(index.search('   ')).toEqual([]);
   });
 
-  it('lists everything for "*" (file order, score 1), filters still applying', () => {
+  it('lists everything for "*" (file order, score 100), filters still applying', () => {
     const all = index.search('*');
     expect(all).toHaveLength(recipes.entries.length);
-    expect(all.every((h) => h.score === 1)).toBe(true);
+    expect(all.every((h) => h.score === 100)).toBe(true);
     const baking = index.search('*', { filter: (e) => e.site === 'baking-corner' });
     expect(baking.length).toBeGreaterThan(5);
     expect(baking.every((h) => h.entry.site === 'baking-corner')).toBe(true);
   });
 });
 
-describe('CatalogIndex context terms', () => {
-  it('ranks with an earlier query at lower weight but requires a match on the current one', () => {
-    const alone = index.search('vegan');
-    const withCurry = index.search('vegan', { contextText: 'curry' });
-    expect(withCurry[0]!.entry.item.name).toBe('15-Minute Chickpea and Spinach Curry');
-    // Thai green curry is not vegan: the context never brings in items the current query misses.
-    expect(withCurry.map((h) => h.entry.item.name)).not.toContain('Thai Green Chicken Curry');
-    expect(new Set(withCurry.map((h) => h.entry.idx))).toEqual(new Set(alone.map((h) => h.entry.idx)));
-  });
-
+describe('CatalogIndex types', () => {
   it('works on any schema.org type, indexing @type and nested location text', () => {
     const c = parseCatalog(
       JSON.stringify([

@@ -1,6 +1,9 @@
-import MiniSearch, { type Query as MiniQuery, type SearchResult } from 'minisearch';
+import MiniSearch, { type SearchResult } from 'minisearch';
+import { SCORE_MAX } from '../../src/protocol/nlweb/index.ts';
+import { fuzzyEdits, planQuery, prefixAllowed } from './bounds.ts';
 import type { CatalogEntry } from './load.ts';
-import { firstText, indexTerm, queryTerms, textsOf, tokenize } from './text.ts';
+import { matchOf, rankHits, type Facets, type RankedHit } from './rank.ts';
+import { firstText, indexTerm, textsOf, tokenize } from './text.ts';
 
 /** The indexed fields and their weights: a match in the name counts most. */
 const FIELD_BOOSTS = {
@@ -17,22 +20,24 @@ const FIELD_BOOSTS = {
 type Field = keyof typeof FIELD_BOOSTS;
 const FIELDS = Object.keys(FIELD_BOOSTS) as Field[];
 
-/** Weight of the previous query's terms when a one-word follow-up borrows them (see CatalogIndex.search). */
-export const CONTEXT_WEIGHT = 0.3;
-
-/** One search hit: the entry, its normalised score (0..1) and the raw BM25 score it came from. */
-export interface SearchHit {
-  entry: CatalogEntry;
-  score: number;
-  raw: number;
-}
+/** One search hit: the entry, its score on the gateway's 0-100 scale and the raw BM25 score it came from. */
+export type SearchHit = RankedHit;
 
 export interface CatalogSearchOptions {
-  /** Text of an earlier query whose terms join the search at CONTEXT_WEIGHT. */
-  contextText?: string;
   /** Only entries passing this are returned. */
   filter?: (entry: CatalogEntry) => boolean;
 }
+
+/** "https://schema.org/GlutenFreeDiet" → "Gluten Free", so "gluten free soup" finds it. */
+function dietWords(diet: string): string {
+  return diet
+    .replace(/^.*[/:]/, '')
+    .replace(/Diet$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2');
+}
+
+/** A type name without its vocabulary prefix ("https://schema.org/Event" → "Event"). */
+const typeWords = (type: string): string => type.replace(/^.*[/:]/, '');
 
 /** The text an entry offers for one indexed field. */
 function fieldText(entry: CatalogEntry, field: Field): string {
@@ -49,31 +54,43 @@ function fieldText(entry: CatalogEntry, field: Field): string {
   }
 }
 
-/** "https://schema.org/GlutenFreeDiet" → "Gluten Free", so "gluten free soup" finds it. */
-function dietWords(diet: string): string {
-  return diet
-    .replace(/^.*[/:]/, '')
-    .replace(/Diet$/, '')
-    .replace(/([a-z])([A-Z])/g, '$1 $2');
-}
+/** The index terms of a text (as the index itself splits and stems it). */
+const termsOf = (text: string): string[] => tokenize(text).map(indexTerm);
 
-const round3 = (n: number): number => Math.round(n * 1000) / 1000;
+/** The diet and type facets of a catalog (rank.ts): which words name them, which entries have them. */
+function buildFacets(entries: readonly CatalogEntry[]): Facets {
+  const perEntry = new Map<number, Set<string>>();
+  const dietTerms = new Set<string>();
+  const typeTerms = new Set<string>();
+  for (const entry of entries) {
+    const diets = textsOf(entry.item.suitableForDiet).flatMap((d) => termsOf(dietWords(d)));
+    const types = entry.types.flatMap((t) => termsOf(typeWords(t)));
+    diets.forEach((t) => dietTerms.add(t));
+    types.forEach((t) => typeTerms.add(t));
+    perEntry.set(entry.idx, new Set([...diets, ...types]));
+  }
+  const none: ReadonlySet<string> = new Set();
+  return { dietTerms, typeTerms, of: (entry) => perEntry.get(entry.idx) ?? none };
+}
 
 /**
  * Full-text index over catalog entries (minisearch, BM25). Terms are folded and plural-stemmed.
  * A query term the catalog knows is matched exactly; an unknown term (a typo, a half-typed word)
- * falls back to prefix (3+ letters) and fuzzy (4+ letters, about one edit per five letters)
- * matching, so "pasta" never drifts to "paste" while "spagetti" still finds "spaghetti".
+ * falls back to prefix and fuzzy matching within SEARCH_BOUNDS (bounds.ts), so "pasta" never
+ * drifts to "paste" while "spagetti" still finds "spaghetti", and no query can make the search
+ * do unbounded work. Ranking and scores: rank.ts.
  */
 export class CatalogIndex {
   private readonly search_: MiniSearch<CatalogEntry>;
   private readonly vocabulary = new Set<string>();
   private readonly entries: readonly CatalogEntry[];
   private readonly byIdx: ReadonlyMap<number, CatalogEntry>;
+  private readonly facets: Facets;
 
   constructor(entries: readonly CatalogEntry[]) {
     this.entries = entries;
     this.byIdx = new Map(entries.map((e) => [e.idx, e]));
+    this.facets = buildFacets(entries);
     this.search_ = new MiniSearch<CatalogEntry>({
       idField: 'idx',
       fields: FIELDS,
@@ -86,68 +103,44 @@ export class CatalogIndex {
       },
       searchOptions: {
         boost: { ...FIELD_BOOSTS },
-        // Query terms arrive already folded, stop-worded and stemmed (queryTerms).
+        // Query terms arrive already planned: folded, stop-worded, stemmed and bounded (planQuery).
         tokenize: (text) => text.split(' ').filter((t) => t.length > 0),
         processTerm: (term) => term,
-        prefix: (term) => !this.vocabulary.has(term) && term.length >= 3,
-        fuzzy: (term) => (!this.vocabulary.has(term) && term.length >= 4 ? 0.2 : false),
+        prefix: (term) => !this.vocabulary.has(term) && prefixAllowed(term),
+        fuzzy: (term) => (this.vocabulary.has(term) ? false : fuzzyEdits(term) || false),
+        maxFuzzy: 2,
       },
     });
     this.search_.addAll(entries);
   }
 
   /**
-   * Searches the catalog. `*` lists every entry (score 1, file order). Otherwise a hit must match
-   * at least one term of `text`; `contextText` terms only add to the ranking, at CONTEXT_WEIGHT.
-   *
-   * Score (0..1): the hit's BM25 score relative to the best hit of this search, times the share of
-   * the query's own terms it matched. The best hit matching every term scores 1; a hit matching
-   * one of two terms scores at most 0.5, so `min_score` means something across queries.
+   * Searches the catalog. `*` lists every entry (score 100, file order). Otherwise a hit must match
+   * at least one term of `text`; hits are ranked and scored as rank.ts says.
    */
   search(text: string, options: CatalogSearchOptions = {}): SearchHit[] {
     const keep = options.filter ?? (() => true);
     if (text.trim() === '*') {
-      return this.entries.filter(keep).map((entry) => ({ entry, score: 1, raw: 1 }));
+      return this.entries.filter(keep).map((entry) => ({ entry, score: SCORE_MAX, raw: 1 }));
     }
-    const terms = queryTerms(text);
+    const { terms } = planQuery(text);
     if (terms.length === 0) return [];
-    const own = new Set(terms);
-    const extra = options.contextText === undefined ? [] : queryTerms(options.contextText).filter((t) => !own.has(t));
-    const query: MiniQuery =
-      extra.length === 0
-        ? terms.join(' ')
-        : {
-            combineWith: 'OR',
-            queries: [
-              terms.join(' '),
-              { queries: [extra.join(' ')], boost: scaledBoosts(CONTEXT_WEIGHT) },
-            ],
-          };
-    const results = this.search_
-      .search(query, {
+    const hits = this.search_
+      .search(terms.join(' '), {
         filter: (r) => {
           const entry = this.entryOf(r);
           return entry !== undefined && keep(entry);
         },
       })
-      .map((r) => ({ r, matched: r.queryTerms.filter((t) => own.has(t)).length }))
-      .filter(({ matched }) => matched > 0);
-    const best = results.reduce((max, { r }) => Math.max(max, r.score), 0);
-    if (best <= 0) return [];
-    return results
-      .map(({ r, matched }) => ({
-        entry: this.entryOf(r)!,
-        raw: r.score,
-        score: round3((r.score / best) * (matched / terms.length)),
-      }))
-      .sort((a, b) => b.score - a.score || b.raw - a.raw || a.entry.idx - b.entry.idx);
+      .map((r) => {
+        const entry = this.entryOf(r)!;
+        return { entry, raw: r.score, ...matchOf(terms, r, entry, this.facets) };
+      })
+      .filter((h) => h.coverage > 0);
+    return rankHits(hits);
   }
 
   private entryOf(result: SearchResult): CatalogEntry | undefined {
     return this.byIdx.get(result.id as number);
   }
-}
-
-function scaledBoosts(weight: number): Record<string, number> {
-  return Object.fromEntries(FIELDS.map((f) => [f, FIELD_BOOSTS[f] * weight]));
 }

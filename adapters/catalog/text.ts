@@ -7,7 +7,7 @@
  * Words dropped from queries (never from the index): they say how to ask, not what to find.
  * "without" and "no" are kept on purpose: dropping them would turn "without dairy" into "dairy".
  */
-const STOP_WORDS = new Set(
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   ('a about also an and any are as at be best but by can could do does find for from get give good had has ' +
     'have how i in into is it just like looking me my need of on or our please recipe recipes really show ' +
     'some something that the these this those to us very want we what which with would you').split(' '),
@@ -40,15 +40,6 @@ export function indexTerm(word: string): string {
   return stem(fold(word));
 }
 
-/**
- * The distinct terms of a query: index terms minus stop words. A query made only of stop words keeps
- * them (they are indexed), so "what is good?" still searches for something.
- */
-export function queryTerms(text: string): string[] {
-  const words = tokenize(text).map(fold);
-  const meaningful = words.filter((w) => !STOP_WORDS.has(w));
-  return [...new Set((meaningful.length > 0 ? meaningful : words).map(stem))];
-}
 
 /**
  * The searchable text of a JSON value: strings and numbers, arrays flattened, objects' values

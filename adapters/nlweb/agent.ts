@@ -6,6 +6,7 @@ import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { NlwebAdapterConfig } from './config.ts';
 import { readReply } from './reply.ts';
 import { buildAskBody, buildAwaitBody, buildHeaders } from './request.ts';
+import { onGatewayScale, onUpstreamScale } from './score.ts';
 
 /** A configured `nlweb` agent: the common settings plus the kind's own. */
 export type NlwebAgentConfig = NlwebAdapterConfig & CommonAgentConfig;
@@ -44,15 +45,15 @@ export class NlwebAgent implements Agent {
 
   /** Spec 3 + 6: asks the upstream, over SSE when configured, and streams its answer. */
   async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
-    const body = buildAskBody(request, ctx, this.config);
+    const body = buildAskBody(onUpstreamScale(request, this.config.scoreScale), ctx, this.config);
     const res = await this.post('/ask', body, ctx, this.config.streaming);
-    yield* readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log });
+    yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
   }
 
   /** Spec 4.2: checks in on (or cancels) the upstream's own promise `token`. */
   async *await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncGenerator<AgentEvent> {
     const res = await this.post('/await', buildAwaitBody(token, action, this.config), ctx, false);
-    yield* readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log });
+    yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
   }
 
   /** POSTs JSON to `${url}${path}`; non-2xx is UPSTREAM_ERROR (429: RATE_LIMITED with Retry-After), 7.4. */

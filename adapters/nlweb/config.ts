@@ -18,6 +18,8 @@ export const NlwebAdapterConfigSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   /** The protocol version put into the upstream request's `meta`. */
   version: z.enum(UPSTREAM_VERSIONS).default('0.55'),
+  /** How the upstream states result scores: 0-100 (the reference servers) or 0-1; mapped to the gateway's 0-100. */
+  scoreScale: z.enum(['0-100', '0-1']).default('0-100'),
 });
 
 /** The validated kind-specific config of an `nlweb` agent. */

@@ -78,7 +78,7 @@ describe('buildAwaitBody (spec 4.2) and buildHeaders (7.2)', () => {
 describe('NlwebAdapterConfigSchema', () => {
   it('strips trailing slashes and applies defaults', () => {
     expect(NlwebAdapterConfigSchema.parse({ url: 'http://127.0.0.1:9000/nlweb/' })).toEqual({
-      url: 'http://127.0.0.1:9000/nlweb', streaming: true, version: '0.55',
+      url: 'http://127.0.0.1:9000/nlweb', streaming: true, version: '0.55', scoreScale: '0-100',
     });
   });
 

@@ -13,6 +13,18 @@ export interface ServerSettings {
   publicUrl?: string;
   /** How long a promise lives (config `defaults.promiseTtlMs`): the `ttl` an MCP task reports. */
   promiseTtlMs?: number;
+  /** The caps a binding enforces itself (config `limits`). */
+  limits: BindingLimits;
+}
+
+/** Caps on stored state a binding enforces (config `limits`, where their defaults are). */
+export interface BindingLimits {
+  /** Largest stored MCP session record (initialize facts), in bytes. */
+  maxSessionRecordBytes: number;
+  /** Upload bytes one principal may hold at once (NLIP 6.4). */
+  uploadBytesPerPrincipal: number;
+  /** Upload bytes all callers may hold together. */
+  uploadBytesTotal: number;
 }
 
 /** What a binding is given to build its routes. */

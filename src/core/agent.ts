@@ -62,6 +62,10 @@ export interface AgentDescription {
 
 /** Per-conversation state an adapter sees: what it stored last time and the previous queries. */
 export interface ConversationView {
+  /**
+   * The conversation's id inside the gateway, unique per owner (two principals sending the same
+   * client-chosen id have two): what an adapter may key upstream state by. Never shown to clients.
+   */
   id: string;
   /** Previous queries of this conversation, oldest first (NLWeb `context.prev`). */
   prev: string[];

@@ -1,38 +1,72 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
+import { GatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
-
-/** Conversation ids a client may send: bounded length and a URL-safe charset (they become store keys). */
-const CLIENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+import { handleProblem, ownerTag, scopedHandle, scopedId } from './ownership.ts';
+import type { Principal } from './principal.ts';
 
 /** A conversation turn in progress: the id, what the adapter sees, and the request as sent upstream. */
 export interface Turn {
+  /** The id the client sees (`meta.session_context.conversation_id`). */
   conversationId: string;
+  /** The store id: the conversation inside its owner's namespace (ownership.ts `scopedId`). */
+  key: string;
   view: ConversationView;
   /** The request with `context.prev` filled from the conversation when the client sent none. */
   request: AskRequest;
 }
 
+/** The bounds on what a conversation keeps (config `defaults.maxPrev`, `limits.maxPrev*Chars`). */
+export interface ConversationLimits {
+  idleTtlMs: number;
+  maxPrev: number;
+  /** A stored previous query is cut to this many characters. */
+  maxPrevItemChars?: number;
+  /** The stored previous queries together keep at most this many characters (the oldest go first). */
+  maxPrevTotalChars?: number;
+}
+
+/** `text` cut to `max` UTF-16 code units, never leaving half a surrogate pair at the end. */
+export function cutChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
 /**
  * Conversations (design.md "State"): `meta.session_context.conversation_id` keys the previous queries
- * and each upstream's own `session_context`. One store read when the client names a conversation,
- * none for a new one; one atomic write when the turn ends.
+ * and each upstream's own `session_context`. Every conversation lives in its owner's namespace, so a
+ * client-chosen id names a different conversation for every principal, and a gateway-minted id used
+ * by anyone else is simply unknown (a new, empty conversation). One store read when the client names
+ * a conversation, none for a new one; one atomic write when the turn ends.
  */
 export class Conversations {
   constructor(
     private readonly store: Store,
-    private readonly opts: { idleTtlMs: number; maxPrev: number },
+    private readonly opts: ConversationLimits,
   ) {}
 
-  /** Opens a turn for `agent`: loads (or mints) the conversation and fills `context.prev`. */
-  async begin(request: AskRequest, agent: string): Promise<Turn> {
-    const claimed = request.meta?.session_context?.conversation_id;
-    const known = typeof claimed === 'string' && CLIENT_ID.test(claimed) ? claimed : undefined;
-    const record = known ? await this.store.getConversation(known, this.opts.idleTtlMs) : null;
-    const conversationId = known ?? newToken('conv');
+  /**
+   * Opens a turn for `agent`: loads (or mints) the conversation of `owner` and fills `context.prev`.
+   * A client-chosen id that is too short to be unguessable is refused (INVALID_QUERY) before any work.
+   */
+  async begin(request: AskRequest, agent: string, owner: Principal | undefined): Promise<Turn> {
+    const raw = request.meta?.session_context?.conversation_id;
+    const claimed = raw === null ? undefined : raw;
+    if (claimed !== undefined && typeof claimed !== 'string') {
+      throw new GatewayError('INVALID_QUERY', 'meta.session_context.conversation_id must be a string');
+    }
+    if (claimed !== undefined) {
+      const problem = handleProblem(claimed, 'meta.session_context.conversation_id');
+      if (problem) throw new GatewayError('INVALID_QUERY', problem);
+    }
+    const conversationId = claimed ?? newToken('conv');
+    const key = scopedId(ownerTag(owner), conversationId);
+    const record = claimed !== undefined ? await this.store.getConversation(key, this.opts.idleTtlMs) : null;
     const view: ConversationView = {
-      id: conversationId,
+      id: key,
       prev: record?.prev ?? [],
       attrs: record?.attrs ?? {},
       ...(record?.upstream[agent] ? { upstreamSession: record.upstream[agent] } : {}),
@@ -42,30 +76,41 @@ export class Conversations {
       (clientPrev === undefined || clientPrev.length === 0) && view.prev.length > 0
         ? { ...request, context: { ...request.context, prev: [...view.prev] } }
         : request;
-    return { conversationId, view, request: upstreamRequest };
+    return { conversationId, key, view, request: upstreamRequest };
   }
 
-  /** Records the finished turn: the query joins `prev`; the upstream's new session_context is kept. */
+  /** The turn a lost promise is run again in: its conversation, in the namespace of the promise's owner tag (no store read). */
+  resume(request: AskRequest, conversationId: string | undefined, tag: string): Turn {
+    const id = conversationId ?? newToken('conv');
+    const key = scopedId(tag, id);
+    return { conversationId: id, key, view: { id: key, prev: [], attrs: {} }, request };
+  }
+
+  /** Records the finished turn: the query (cut to its cap) joins `prev`; the upstream's new session_context is kept. */
   async finish(turn: Turn, agent: string, upstreamSession?: Record<string, unknown>): Promise<void> {
+    const { maxPrevItemChars, maxPrevTotalChars } = this.opts;
+    const cap = Math.min(maxPrevItemChars ?? Infinity, maxPrevTotalChars ?? Infinity);
+    const query = cutChars(turn.request.query.text, cap);
     await this.store.recordTurn(
-      turn.conversationId,
-      { query: turn.request.query.text, agent, ...(upstreamSession ? { upstreamSession } : {}) },
-      { maxPrev: this.opts.maxPrev, idleTtlMs: this.opts.idleTtlMs },
+      turn.key,
+      { query, agent, ...(upstreamSession ? { upstreamSession } : {}) },
+      { maxPrev: this.opts.maxPrev, idleTtlMs: this.opts.idleTtlMs, ...(maxPrevTotalChars !== undefined ? { maxPrevTotalChars } : {}) },
     );
   }
 
   /** Stores an adapter-private value (cookie, upstream token) for the conversation. */
-  async setAttr(conversationId: string, key: string, value: string): Promise<void> {
-    await this.store.setConversationAttr(conversationId, key, value, this.opts.idleTtlMs);
+  async setAttr(turn: Turn, key: string, value: string): Promise<void> {
+    await this.store.setConversationAttr(turn.key, key, value, this.opts.idleTtlMs);
   }
 
-  /** Maps an external handle (NLIP token, webtool sessionId, MCP session) to a conversation id. */
-  async resolveAlias(kind: string, handle: string): Promise<string | null> {
-    return this.store.getRecord(`alias:${kind}`, handle, this.opts.idleTtlMs);
+  /** Maps an external handle (NLIP token, webtool sessionId, MCP session) of `owner` to a conversation id. */
+  async resolveAlias(kind: string, handle: string, owner: Principal | undefined): Promise<string | null> {
+    return this.store.getRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), this.opts.idleTtlMs);
   }
 
-  async bindAlias(kind: string, handle: string, conversationId: string): Promise<void> {
-    await this.store.putRecord(`alias:${kind}`, handle, conversationId, this.opts.idleTtlMs);
+  /** Binds an external handle of `owner` to a conversation; nobody else resolves it. */
+  async bindAlias(kind: string, handle: string, conversationId: string, owner: Principal | undefined): Promise<void> {
+    await this.store.putRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), conversationId, this.opts.idleTtlMs);
   }
 
   /** The `_meta.session_context` a client gets back: the gateway's conversation id. */

@@ -5,6 +5,7 @@ import { Conversations } from './conversations.ts';
 import { GatewayError, toGatewayError } from './errors.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
+import { unknownPromise } from './ownership.ts';
 import { retryStoreWrite } from './store-retry.ts';
 import { failureFromError, failureResponse, promiseResponse, withSessionContext } from './responses.ts';
 
@@ -25,6 +26,15 @@ export interface LocalRun {
   done: Promise<Collected>;
   /** Latest progress seen on the stream (progress events). */
   onProgress(cb: (progress: { progress?: number; message?: string }) => void): void;
+}
+
+/**
+ * Who asks about a promise: the caller's owner tag (only the creator's matches) and, optionally, a
+ * further check on the record (the agent's authentication). A failed check answers as for an unknown token.
+ */
+export interface PromiseCaller {
+  principal: string;
+  allowed?: (record: PromiseRecord) => boolean;
 }
 
 /** What the gateway supplies so the promise service can talk to agents without knowing them. */
@@ -86,10 +96,11 @@ export class PromiseService {
   }
 
   /** Turns a call still running here into a promise: stores it, keeps it running, settles it when done. */
-  async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string }): Promise<PromiseInfo> {
+  async adopt(agent: string, run: LocalRun, extra: { request?: unknown; conversationId?: string; principal: string }): Promise<PromiseInfo> {
     const message = 'The agent is working on it';
     const token = await this.create(agent, Date.now() + this.settings.leaseMs, {
       message,
+      principal: extra.principal,
       ...(extra.request !== undefined ? { request: extra.request } : {}),
       ...(extra.conversationId ? { conversationId: extra.conversationId } : {}),
     });
@@ -98,9 +109,10 @@ export class PromiseService {
   }
 
   /** Maps an upstream promise to a gateway token (4.1.2): check-ins and cancels are forwarded upstream. */
-  async adoptUpstream(agent: string, upstream: PromiseInfo, conversationId?: string): Promise<PromiseInfo> {
+  async adoptUpstream(agent: string, upstream: PromiseInfo, principal: string, conversationId?: string): Promise<PromiseInfo> {
     const token = await this.create(agent, NO_LEASE, {
       upstreamToken: upstream.token,
+      principal,
       ...(upstream.message ? { message: upstream.message } : {}),
       ...(upstream.progress !== undefined ? { progress: upstream.progress } : {}),
       ...(upstream.estimated_time !== undefined ? { estimatedTime: upstream.estimated_time } : {}),
@@ -122,12 +134,16 @@ export class PromiseService {
   private track(token: string, run: LocalRun): void {
     const { replicaId, leaseMs } = this.settings;
     this.running.set(token, run.controller);
+    let ours = true;
     const renew = setInterval(() => {
       this.store
         .renewLease(token, replicaId, Date.now() + leaseMs)
         .then((ok) => {
-          // Settled elsewhere (a cancel we missed) or taken over: stop working on it.
-          if (!ok) run.controller.abort(new GatewayError('CANCELLED', 'The promise is no longer ours'));
+          // Settled elsewhere (a cancel we missed) or taken over by another replica (our renewals came
+          // too late): stop working on it, and leave its end to whoever owns it now.
+          if (ok) return;
+          ours = false;
+          run.controller.abort(new GatewayError('CANCELLED', 'The promise is no longer ours'));
         })
         .catch((err: unknown) => this.log.warn({ err: String(err) }, 'lease renewal failed'));
     }, Math.max(20, leaseMs / 3));
@@ -139,8 +155,8 @@ export class PromiseService {
       void this.store.updatePromise(token, replicaId, p).catch(() => undefined);
     });
     void run.done
-      .then((c) => this.finishRun(token, c))
-      .catch((err: unknown) => this.finishRun(token, { response: failureFromError(toGatewayError(err)) }))
+      .then((c) => (ours ? this.finishRun(token, c) : undefined))
+      .catch((err: unknown) => (ours ? this.finishRun(token, { response: failureFromError(toGatewayError(err)) }) : undefined))
       .finally(() => {
         clearInterval(renew);
         this.running.delete(token);
@@ -179,11 +195,11 @@ export class PromiseService {
   }
 
   /** 4.2 checkin: the answer when settled, else an updated promise; waits up to `waitMs` (long-poll). */
-  async checkin(token: string, waitMs = 0): Promise<CanonicalResponse> {
+  async checkin(token: string, waitMs: number, caller: PromiseCaller): Promise<CanonicalResponse> {
     const deadline = Date.now() + Math.min(waitMs, this.settings.awaitMaxWaitMs);
     let pause = 50;
     for (;;) {
-      const record = await this.mustGet(token);
+      const record = await this.mustGet(token, caller);
       if (record.status !== 'running') {
         await this.store.expirePromise(token, this.settings.readGraceMs);
         return present(record, record.response ?? failureResponse('INTERNAL_ERROR', 'The promise ended without an answer'));
@@ -205,15 +221,15 @@ export class PromiseService {
     const won = await this.store.settlePromise(record.token, { status: failed ? 'failed' : 'done', response }, this.settings.readGraceMs);
     if (won) return response;
     // A cancel (or another check-in) settled it first: that state is the truth.
-    return (await this.mustGet(record.token)).response ?? response;
+    return (await this.store.getPromise(record.token))?.response ?? response;
   }
 
   /** 4.2 cancel: aborts the call wherever it runs and answers CANCELLED; a settled promise keeps its answer. */
-  async cancel(token: string): Promise<CanonicalResponse> {
-    const record = await this.mustGet(token);
+  async cancel(token: string, caller: PromiseCaller): Promise<CanonicalResponse> {
+    const record = await this.mustGet(token, caller);
     const cancelled = failureResponse('CANCELLED', 'The promise was cancelled');
     const won = record.status === 'running' && (await this.store.settlePromise(token, { status: 'cancelled', response: cancelled }, this.settings.readGraceMs));
-    if (!won) return present(record, (await this.mustGet(token)).response ?? cancelled);
+    if (!won) return present(record, (await this.mustGet(token, caller)).response ?? cancelled);
     // Abort here at once when this replica runs the call; pub/sub tells the others.
     this.running.get(token)?.abort(new GatewayError('CANCELLED', 'The promise was cancelled'));
     await this.store.publishCancel(token);
@@ -223,9 +239,10 @@ export class PromiseService {
     return present(record, cancelled);
   }
 
-  private async mustGet(token: string): Promise<PromiseRecord> {
-    const record = await this.store.getPromise(token);
-    if (!record) throw new GatewayError('PROMISE_NOT_FOUND', 'Unknown or expired promise token');
+  /** The caller's promise; another caller's (or one its agent's check refuses) is as unknown as a token never issued. */
+  private async mustGet(token: string, caller: PromiseCaller): Promise<PromiseRecord> {
+    const record = await this.store.getPromise(token, caller.principal);
+    if (!record || (caller.allowed && !caller.allowed(record))) throw unknownPromise();
     return record;
   }
 

@@ -39,6 +39,8 @@ export class MemoryBackend {
   readonly conversations = new Map<string, Timed<ConversationRecord>>();
   readonly records = new Map<string, Timed<string>>();
   readonly hits = new Map<string, Timed<number>>();
+  /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
+  readonly quotas = new Map<string, Map<string, Timed<number>>>();
   /** Cancel pub/sub: one 'cancel' event per published token. */
   readonly cancels = new EventEmitter();
 
@@ -82,6 +84,15 @@ export class MemoryBackend {
         }
       }
     }
+    for (const [key, reservations] of this.quotas) {
+      for (const [id, entry] of reservations) {
+        if (entry.expiresAt <= now) {
+          reservations.delete(id);
+          dropped++;
+        }
+      }
+      if (reservations.size === 0) this.quotas.delete(key);
+    }
     for (const token of this.leases.keys()) {
       if (!this.promises.has(token)) {
         this.leases.delete(token);
@@ -93,7 +104,22 @@ export class MemoryBackend {
 
   /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */
   size(): number {
-    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.hits.size;
+    let reservations = 0;
+    for (const r of this.quotas.values()) reservations += r.size;
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.hits.size + reservations;
+  }
+
+  /** The live total of a quota scope, dropping reservations whose time is up. */
+  quotaUsed(key: string, now: number): number {
+    const reservations = this.quotas.get(key);
+    if (!reservations) return 0;
+    let used = 0;
+    for (const [id, entry] of reservations) {
+      if (entry.expiresAt <= now) reservations.delete(id);
+      else used += entry.value;
+    }
+    if (reservations.size === 0) this.quotas.delete(key);
+    return used;
   }
 
   /** A live promise entry; an expired one is dropped together with its lease. */

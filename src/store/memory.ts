@@ -11,7 +11,8 @@
 import { GatewayError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
-import type { ConversationRecord, PromiseRecord, Settlement, Store, TurnRecord } from './store.ts';
+import { keepPrev } from './prev.ts';
+import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -55,9 +56,10 @@ export class MemoryStore implements Store {
     if (record.status === 'running') this.backend.leases.set(record.token, record.leaseUntil);
   }
 
-  async getPromise(token: string): Promise<PromiseRecord | null> {
+  async getPromise(token: string, principal?: string): Promise<PromiseRecord | null> {
     const entry = this.backend.livePromise(token, Date.now());
-    return entry ? copy(entry.value) : null;
+    if (!entry || (principal !== undefined && entry.value.principal !== principal)) return null;
+    return copy(entry.value);
   }
 
   async settlePromise(token: string, settlement: Settlement, ttlMs: number): Promise<boolean> {
@@ -155,12 +157,11 @@ export class MemoryStore implements Store {
     return copy(entry.value);
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: { maxPrev: number; idleTtlMs: number }): Promise<ConversationRecord> {
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord> {
     const now = Date.now();
     const entry = this.conversation(id, now, opts.idleTtlMs);
     const conv = entry.value;
-    conv.prev.push(turn.query);
-    conv.prev = opts.maxPrev > 0 ? conv.prev.slice(-opts.maxPrev) : [];
+    conv.prev = keepPrev([...conv.prev, turn.query], opts.maxPrev, opts.maxPrevTotalChars);
     if (turn.upstreamSession !== undefined) conv.upstream[turn.agent] = copy(turn.upstreamSession);
     conv.updatedAt = now;
     return copy(conv);
@@ -189,6 +190,29 @@ export class MemoryStore implements Store {
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
     this.backend.records.delete(`${namespace}:${id}`);
+  }
+
+  // ---- quotas ----
+
+  async reserveQuota(scopes: readonly QuotaScope[], id: string, amount: number, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    // Reserving an id again replaces its amount: the old one does not count against the new.
+    const held = (key: string) => this.backend.quotas.get(key)?.get(id)?.value ?? 0;
+    if (scopes.some((s) => this.backend.quotaUsed(s.key, now) - held(s.key) + amount > s.limit)) return false;
+    for (const s of scopes) {
+      let reservations = this.backend.quotas.get(s.key);
+      if (!reservations) this.backend.quotas.set(s.key, (reservations = new Map()));
+      reservations.set(id, { value: amount, expiresAt: now + ttlMs });
+    }
+    return true;
+  }
+
+  async releaseQuota(scopes: readonly QuotaScope[], id: string): Promise<void> {
+    for (const s of scopes) {
+      const reservations = this.backend.quotas.get(s.key);
+      reservations?.delete(id);
+      if (reservations?.size === 0) this.backend.quotas.delete(s.key);
+    }
   }
 
   // ---- rate limits ----

@@ -6,7 +6,7 @@
 import type { ConversationRecord, PromiseRecord } from './store.ts';
 
 const NUMBER_FIELDS = ['leaseUntil', 'createdAt', 'updatedAt', 'progress', 'estimatedTime'] as const;
-const STRING_FIELDS = ['token', 'agent', 'status', 'owner', 'message', 'upstreamToken', 'conversationId'] as const;
+const STRING_FIELDS = ['token', 'agent', 'status', 'owner', 'message', 'upstreamToken', 'conversationId', 'principal'] as const;
 const JSON_FIELDS = ['response', 'request'] as const;
 
 /** Flattens a promise record into HSET field/value pairs (absent optional fields are left out). */

@@ -119,11 +119,18 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: conversation. ARGV: now, query, maxPrev, idleTtl, agent, upstreamJson ('' = keep) → HGETALL.
- * prev is a JSON array of strings that only this script writes (cjson decodes only what cjson
- * encoded); an empty array is written literally because cjson would encode it as {}.
+ * KEYS: conversation. ARGV: now, query, maxPrev, idleTtl, agent, upstreamJson ('' = keep),
+ * maxPrevTotal ('' = no cap) → HGETALL. prev is a JSON array of strings that only this script writes
+ * (cjson decodes only what cjson encoded); an empty array is written literally because cjson would
+ * encode it as {}. Lengths are UTF-16 code units, as JavaScript counts them (store/prev.ts): bytes,
+ * less UTF-8 continuation bytes, plus one for each 4-byte sequence (a surrogate pair).
  */
 const RECORD_TURN = `
+local function u16len(s)
+  local _, cont = string.gsub(s, '[\\128-\\191]', '')
+  local _, four = string.gsub(s, '[\\240-\\247]', '')
+  return #s - cont + four
+end
 local max = tonumber(ARGV[3])
 local prev = {}
 local raw = redis.call('HGET', KEYS[1], 'prev')
@@ -131,6 +138,19 @@ if raw and raw ~= '[]' then prev = cjson.decode(raw) end
 prev[#prev + 1] = ARGV[2]
 local kept = {}
 for i = math.max(1, #prev - max + 1), #prev do kept[#kept + 1] = prev[i] end
+if ARGV[7] ~= '' then
+  local cap = tonumber(ARGV[7])
+  local total = 0
+  for _, q in ipairs(kept) do total = total + u16len(q) end
+  local first = 1
+  while first <= #kept and total > cap do
+    total = total - u16len(kept[first])
+    first = first + 1
+  end
+  local trimmed = {}
+  for i = first, #kept do trimmed[#trimmed + 1] = kept[i] end
+  kept = trimmed
+end
 local enc = '[]'
 if #kept > 0 then enc = cjson.encode(kept) end
 redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[1])
@@ -162,6 +182,62 @@ if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1],
 return n
 `;
 
+/**
+ * Quotas: each scope is a ZSET (reservation id → ends at) and a HASH (id → amount, plus `_sum`), all
+ * under the `{quota}` hash tag so one script may touch every scope of a reservation. Reservations
+ * whose time is up are pruned (and subtracted) before each check, so the sums track what is live.
+ */
+const QUOTA_PRUNE = `
+local function prune(z, h, now)
+  local gone = redis.call('ZRANGEBYSCORE', z, '-inf', now)
+  for _, id in ipairs(gone) do
+    local a = tonumber(redis.call('HGET', h, id) or '0')
+    if a ~= 0 then redis.call('HINCRBY', h, '_sum', -a) end
+    redis.call('HDEL', h, id)
+  end
+  if #gone > 0 then redis.call('ZREMRANGEBYSCORE', z, '-inf', now) end
+  return tonumber(redis.call('HGET', h, '_sum') or '0')
+end
+`;
+
+/**
+ * KEYS: zset1, hash1, zset2, hash2, …  ARGV: now, id, amount, ttl, limit1, limit2, … → 1 (reserved) |
+ * 0 (over a limit). Reserving an id again replaces its amount (and its end).
+ */
+const RESERVE_QUOTA = `${QUOTA_PRUNE}
+local now = tonumber(ARGV[1])
+local amount = tonumber(ARGV[3])
+local ttl = tonumber(ARGV[4])
+local n = #KEYS / 2
+for i = 1, n do
+  local used = prune(KEYS[2 * i - 1], KEYS[2 * i], now) - tonumber(redis.call('HGET', KEYS[2 * i], ARGV[2]) or '0')
+  if used + amount > tonumber(ARGV[4 + i]) then return 0 end
+end
+for i = 1, n do
+  local z, h = KEYS[2 * i - 1], KEYS[2 * i]
+  local old = tonumber(redis.call('HGET', h, ARGV[2]) or '0')
+  redis.call('HINCRBY', h, '_sum', amount - old)
+  redis.call('HSET', h, ARGV[2], amount)
+  redis.call('ZADD', z, now + ttl, ARGV[2])
+  for _, k in ipairs({ z, h }) do
+    if redis.call('PTTL', k) < ttl then redis.call('PEXPIRE', k, ttl) end
+  end
+end
+return 1
+`;
+
+/** KEYS: zset1, hash1, …  ARGV: id → ends the reservation in every scope. */
+const RELEASE_QUOTA = `
+for i = 1, #KEYS / 2 do
+  local z, h = KEYS[2 * i - 1], KEYS[2 * i]
+  local a = tonumber(redis.call('HGET', h, ARGV[1]) or '0')
+  if a ~= 0 then redis.call('HINCRBY', h, '_sum', -a) end
+  redis.call('HDEL', h, ARGV[1])
+  redis.call('ZREM', z, ARGV[1])
+end
+return 1
+`;
+
 type Arg = string | number;
 type Reply<T> = Promise<T>;
 
@@ -179,9 +255,12 @@ export interface StoreScripts {
   nlgateSetConversationAttr(conversation: string, ...args: Arg[]): Reply<number>;
   nlgateTouchRecord(record: string, ttl: number): Reply<string | null>;
   nlgateHit(counter: string, window: number): Reply<number>;
+  nlgateReserveQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
+  nlgateReleaseQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
 }
 
-const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys: number }> = {
+/** Scripts whose key count varies per call: the caller passes it first (ioredis `numberOfKeys` omitted). */
+const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys?: number }> = {
   nlgateCreatePromise: { lua: CREATE_PROMISE, numberOfKeys: 2 },
   nlgateSettlePromise: { lua: SETTLE_PROMISE, numberOfKeys: 2 },
   nlgateUpdatePromise: { lua: UPDATE_PROMISE, numberOfKeys: 1 },
@@ -194,6 +273,8 @@ const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys: number }>
   nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 1 },
   nlgateTouchRecord: { lua: TOUCH_RECORD, numberOfKeys: 1 },
   nlgateHit: { lua: HIT, numberOfKeys: 1 },
+  nlgateReserveQuota: { lua: RESERVE_QUOTA },
+  nlgateReleaseQuota: { lua: RELEASE_QUOTA },
 };
 
 /** Registers the store's scripts on a client and returns it typed with them. */

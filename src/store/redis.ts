@@ -14,7 +14,7 @@ import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
-import type { ConversationRecord, PromiseRecord, Settlement, Store, TurnRecord } from './store.ts';
+import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
 
 type Client = Redis | Cluster;
 
@@ -87,6 +87,10 @@ export class RedisStore implements Store {
   private recordKey(namespace: string, id: string): string {
     return `${this.prefix}rec:${namespace}:${id}`;
   }
+  /** A quota scope's ZSET and HASH; every quota key shares the `{quota}` hash slot. */
+  private quotaKeys(scopes: readonly QuotaScope[]): string[] {
+    return scopes.flatMap((s) => [`${this.prefix}{quota}:${s.key}`, `${this.prefix}{quota}:${s.key}:n`]);
+  }
 
   // ---- promises ----
 
@@ -99,8 +103,9 @@ export class RedisStore implements Store {
     if (created !== 1) throw new GatewayError('INTERNAL_ERROR', 'A promise with this token already exists');
   }
 
-  async getPromise(token: string): Promise<PromiseRecord | null> {
-    return promiseFromHash(await this.run(() => this.client.hgetall(this.promiseKey(token))));
+  async getPromise(token: string, principal?: string): Promise<PromiseRecord | null> {
+    const record = promiseFromHash(await this.run(() => this.client.hgetall(this.promiseKey(token))));
+    return record && (principal === undefined || record.principal === principal) ? record : null;
   }
 
   async settlePromise(token: string, settlement: Settlement, ttlMs: number): Promise<boolean> {
@@ -208,7 +213,7 @@ export class RedisStore implements Store {
     return conversationFromHash(id, reply);
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: { maxPrev: number; idleTtlMs: number }): Promise<ConversationRecord> {
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord> {
     const upstream = turn.upstreamSession === undefined ? '' : JSON.stringify(turn.upstreamSession);
     const reply = await this.run(() =>
       this.scripts.nlgateRecordTurn(
@@ -219,6 +224,7 @@ export class RedisStore implements Store {
         ms(opts.idleTtlMs),
         turn.agent,
         upstream,
+        opts.maxPrevTotalChars === undefined ? '' : Math.max(0, Math.floor(opts.maxPrevTotalChars)),
       ),
     );
     return conversationFromHash(id, reply) as ConversationRecord;
@@ -244,6 +250,22 @@ export class RedisStore implements Store {
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
     await this.run(() => this.client.del(this.recordKey(namespace, id)));
+  }
+
+  // ---- quotas ----
+
+  async reserveQuota(scopes: readonly QuotaScope[], id: string, amount: number, ttlMs: number): Promise<boolean> {
+    if (scopes.length === 0) return true;
+    const keys = this.quotaKeys(scopes);
+    const limits = scopes.map((s) => s.limit);
+    const reply = await this.run(() => this.scripts.nlgateReserveQuota(keys.length, ...keys, Date.now(), id, amount, ms(ttlMs), ...limits));
+    return reply === 1;
+  }
+
+  async releaseQuota(scopes: readonly QuotaScope[], id: string): Promise<void> {
+    if (scopes.length === 0) return;
+    const keys = this.quotaKeys(scopes);
+    await this.run(() => this.scripts.nlgateReleaseQuota(keys.length, ...keys, id));
   }
 
   // ---- rate limits ----

@@ -31,6 +31,11 @@ export interface PromiseRecord {
   /** The request, kept so an idempotent agent's call can be run again by another replica. */
   request?: unknown;
   conversationId?: string;
+  /**
+   * Owner tag of the principal that created the promise (core/ownership.ts `ownerTag`): only that
+   * principal may check in on or cancel it. A re-run on another replica keeps it.
+   */
+  principal?: string;
 }
 
 /** Fields a settle writes; the status must be terminal. */
@@ -60,13 +65,31 @@ export interface TurnRecord {
   upstreamSession?: Record<string, unknown>;
 }
 
+/** How much of a conversation a turn may leave behind. */
+export interface TurnLimits {
+  maxPrev: number;
+  idleTtlMs: number;
+  /** Total length of the kept previous queries (UTF-16 code units, as JavaScript counts); absent = no cap. */
+  maxPrevTotalChars?: number;
+}
+
+/** One scope an amount is counted against (a principal's uploads, everyone's uploads) and its cap. */
+export interface QuotaScope {
+  key: string;
+  limit: number;
+}
+
 export interface Store {
   readonly kind: 'memory' | 'redis';
 
   // ---- promises ----
   /** Stores a new running promise; its record lives `ttlMs`. Fails if the token exists. */
   createPromise(record: PromiseRecord, ttlMs: number): Promise<void>;
-  getPromise(token: string): Promise<PromiseRecord | null>;
+  /**
+   * Reads a promise. With `principal` (an owner tag), a promise owned by another principal reads as
+   * null, exactly like one that never existed (the check rides on the same read).
+   */
+  getPromise(token: string, principal?: string): Promise<PromiseRecord | null>;
   /**
    * Atomically moves a running promise to a terminal state. Returns true if this call made the
    * transition, false if the promise was already settled (or is gone). Complete-vs-cancel races
@@ -102,9 +125,10 @@ export interface Store {
   getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null>;
   /**
    * Atomically appends a turn (creating the conversation if absent): the query joins `prev`
-   * (keeping the last `maxPrev`), the agent's upstream session is replaced when given.
+   * (keeping the last `maxPrev`, and dropping the oldest while the kept queries together are longer
+   * than `maxPrevTotalChars` UTF-16 code units), the agent's upstream session is replaced when given.
    */
-  recordTurn(id: string, turn: TurnRecord, opts: { maxPrev: number; idleTtlMs: number }): Promise<ConversationRecord>;
+  recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord>;
   /** Sets one attr of a conversation (creating it if absent). */
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 
@@ -114,6 +138,16 @@ export interface Store {
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
   deleteRecord(namespace: string, id: string): Promise<void>;
+
+  // ---- quotas (bytes held across replicas: NLIP uploads) ----
+  /**
+   * Atomically reserves `amount` under `id` in every scope until `ttlMs` from now, or in none when any
+   * scope would go over its limit (returns false). Reservations end by themselves when their time is up.
+   * Reserving an existing id again replaces its amount and end (a provisional charge made exact).
+   */
+  reserveQuota(scopes: readonly QuotaScope[], id: string, amount: number, ttlMs: number): Promise<boolean>;
+  /** Ends a reservation early (the thing it accounted for was not kept after all). */
+  releaseQuota(scopes: readonly QuotaScope[], id: string): Promise<void>;
 
   // ---- rate limits ----
   /** Counts a hit in the fixed window `windowMs` for `key`; returns the count in this window. */

@@ -144,9 +144,9 @@ for (const makeTarget of WEBTOOL_TARGETS) {
       it('sessionId is optional and keeps one conversation across requests', async () => {
         const ask = (sessionId?: string) => postJson(url, { ...(sessionId ? { sessionId } : {}), action: 'ask', request: target.ask });
         const conv = (r: Reply) => (expectOk(r) as any)._meta.session_context.conversation_id as string;
-        const a1 = conv(await ask('session-a'));
-        expect(conv(await ask('session-a'))).toBe(a1);
-        expect(conv(await ask('session-b'))).not.toBe(a1);
+        const a1 = conv(await ask('session-a-0123456789'));
+        expect(conv(await ask('session-a-0123456789'))).toBe(a1);
+        expect(conv(await ask('session-b-0123456789'))).not.toBe(a1);
         expect(conv(await ask())).not.toBe(a1);
       });
 

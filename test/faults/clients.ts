@@ -12,7 +12,7 @@ export const INBOUND = ['nlweb-json', 'nlweb-sse', 'nlip', 'mcp', 'webtool', 'le
 export type Inbound = (typeof INBOUND)[number];
 
 /** A client gives up after this long: longer than any agent timeout the suite configures. */
-const CLIENT_DEADLINE_MS = 8_000;
+const CLIENT_DEADLINE_MS = 20_000;
 
 async function post(url: string, body: unknown, accept = 'application/json'): Promise<Response> {
   return fetch(url, {

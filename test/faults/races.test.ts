@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/core/ids.ts';
+import { ownerTag } from '../../src/core/ownership.ts';
+import { anonymousPrincipal } from '../../src/core/principal.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { createStore } from '../../src/store/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
@@ -41,7 +43,8 @@ describeRedis('races between two replicas', () => {
     upstream = await jitteryUpstream();
     const config = {
       store: { kind: 'redis', url: redis.url, prefix: 'races:' },
-      defaults: { leaseMs: 300 },
+      // Renewed every leaseMs / 3: long enough that a loaded machine does not lose live leases.
+      defaults: { leaseMs: 2_000 },
       agents: [{ name: 'jittery', kind: 'nlweb', url: upstream.url, streaming: false, promiseAfterMs: 10, idempotent: true }],
     };
     [a, b] = await Promise.all([startGateway(config, { replicaId: 'replica-a' }), startGateway(config, { replicaId: 'replica-b' })]);
@@ -97,7 +100,8 @@ describeRedis('races between two replicas', () => {
       questions.map(async (q) => {
         const token = newToken('prm');
         await store.createPromise(
-          { token, agent: 'jittery', status: 'running', owner: 'replica-dead', leaseUntil: now - 1, createdAt: now, updatedAt: now, request: { query: { text: q } } },
+          // Owned by the anonymous caller on 127.0.0.1, as an /ask from this test would have made it.
+          { token, agent: 'jittery', status: 'running', owner: 'replica-dead', leaseUntil: now - 1, createdAt: now, updatedAt: now, request: { query: { text: q } }, principal: ownerTag(anonymousPrincipal('127.0.0.1')) },
           60_000,
         );
         return token;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSseText } from '../support/http.ts';
+import { readAsV054Client } from '../support/nlweb-v054-client.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startLegacyServer, type LegacyServer } from './legacy-server.ts';
 import type { Generation } from './scripts.ts';
@@ -51,6 +52,15 @@ describe.each(AGENTS)('v0.55 /ask in front of legacy agent %s (generation %s)', 
     expect(servers[gen].asks().at(-1)!.read!.prev).toEqual(['pumpkin pie']);
     expect(two._meta.decontextualized_query).toBe('pumpkin pie / vegan ones?');
     expect(two.results[0]!.name).toBe('pumpkin pie / vegan ones? #1');
+  });
+
+  it('answers a v0.54 client in v0.54 frames, passing the upstream decontextualised query through (issue 17)', async () => {
+    const body = { query: { text: 'vegan ones?' }, context: { prev: ['pumpkin pie'] }, prefer: { streaming: true, mode: 'list, summarize' }, meta: { api_version: '0.54' } };
+    const view = await readAsV054Client(await (await post(`/agents/${agent}/ask`, body, { accept: 'text/event-stream' })).text());
+    expect(view.decontextualizedQuery).toBe('pumpkin pie / vegan ones?');
+    expect(view.results.map((r) => r.name)).toEqual(['pumpkin pie / vegan ones? #1', 'pumpkin pie / vegan ones? #2']);
+    expect(view.summary).toBe('Two recipes for pumpkin pie / vegan ones?.');
+    expect(view.failures).toEqual([]);
   });
 
   it('answers SSE with named v0.55 events, summaries as SearchSummary items', async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseSseText } from '../support/http.ts';
+import { alice, bob, type Fetch } from '../support/principals.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually, startReplicas } from './support.ts';
@@ -24,9 +25,10 @@ class RawSession {
     readonly url: string,
     readonly id: string,
     private readonly headers: Record<string, string>,
+    private readonly fetch: Fetch = alice,
   ) {}
 
-  static async open(url: string, protocolVersion = '2025-11-25', headers: Record<string, string> = {}): Promise<{ session: RawSession; init: Record<string, any> }> {
+  static async open(url: string, protocolVersion = '2025-11-25', headers: Record<string, string> = {}, fetch: Fetch = alice): Promise<{ session: RawSession; init: Record<string, any> }> {
     const res = await fetch(url, {
       method: 'POST',
       headers: { ...JSON_AND_SSE, ...headers },
@@ -35,14 +37,14 @@ class RawSession {
     const id = res.headers.get('mcp-session-id');
     expect(id).toBeTruthy();
     const init = await replyOf(res, 0);
-    const session = new RawSession(url, id!, { ...headers, 'mcp-protocol-version': protocolVersion });
+    const session = new RawSession(url, id!, { ...headers, 'mcp-protocol-version': protocolVersion }, fetch);
     await fetch(url, { method: 'POST', headers: session.allHeaders(), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
     return { session, init: init.result! };
   }
 
   /** The same session, sent to another replica. */
   on(url: string): RawSession {
-    return new RawSession(url, this.id, this.headers);
+    return new RawSession(url, this.id, this.headers, this.fetch);
   }
 
   private allHeaders(): Record<string, string> {
@@ -51,7 +53,7 @@ class RawSession {
 
   async rpc(method: string, params: Record<string, unknown> = {}): Promise<RpcReply> {
     const id = this.next++;
-    const res = await fetch(this.url, { method: 'POST', headers: this.allHeaders(), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+    const res = await this.fetch(this.url, { method: 'POST', headers: this.allHeaders(), body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
     expect(res.status).toBe(200);
     return replyOf(res, id);
   }
@@ -192,12 +194,14 @@ describe('MCP tasks for ask (2025-11-25)', () => {
     expect((await session.rpc('tasks/get', {})).error?.code).toBe(-32602);
   });
 
-  it('a task is bound to the authorization it was created with', async () => {
-    const { session } = await RawSession.open(`${a.url}/mcp`, '2025-11-25', { authorization: 'Bearer alice' });
+  it('a task is bound to the principal that created it: another caller gets the unknown-task error', async () => {
+    const { session } = await RawSession.open(`${a.url}/mcp`, '2025-11-25');
     const taskId = (await askTask(session, 'count:1')).result!.task.taskId as string;
     expect((await session.rpc('tasks/get', { taskId })).result!.taskId).toBe(taskId);
-    const { session: other } = await RawSession.open(`${a.url}/mcp`, '2025-11-25', { authorization: 'Bearer mallory' });
-    expect((await other.rpc('tasks/get', { taskId })).error?.code).toBe(-32602);
+    const { session: other } = await RawSession.open(`${a.url}/mcp`, '2025-11-25', {}, bob);
+    const unknown = await other.rpc('tasks/get', { taskId: 'prm_never-issued-token-000000' });
+    expect(unknown.error?.code).toBe(-32602);
+    expect((await other.rpc('tasks/get', { taskId })).error).toEqual(unknown.error);
   });
 
   it('refuses a task-augmented call of a tool without taskSupport (-32601), and bad ask arguments (-32602)', async () => {

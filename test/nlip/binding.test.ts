@@ -144,6 +144,15 @@ describe('NLIP binding behaviour', () => {
     expect(lastCall().request.context).toMatchObject({ memory: 'vegetarian' });
   });
 
+  it('regression: a structured/json {"query": ...} message is asked, not refused as having no question', async () => {
+    const reply = checkReply((await post('/nlip/', JSON.stringify({ format: 'structured', subformat: 'json', content: { query: { text: 'pasta count:2', site: 'scripted' } } }))).json);
+    expect(text(reply)).not.toContain('The message has no question');
+    expect(lastCall().request.query).toEqual({ text: 'pasta count:2', site: 'scripted' });
+    const plain = checkReply((await post('/nlip/', JSON.stringify({ format: 'structured', subformat: 'json', content: '{"query":"soup"}' }))).json);
+    expect(text(plain)).not.toContain('The message has no question');
+    expect(lastCall().request.query.text).toBe('soup');
+  });
+
   it('filters that are not valid get a clear reply, not a crash', async () => {
     const reply = checkReply((await post('/nlip/', JSON.stringify({ format: 'text', subformat: 'english', content: 'soup', submessages: [{ format: 'structured', subformat: 'json', content: { site: null, num_results: 'many' } }] }))).json);
     expect(text(reply)).toContain("The message's structured parts are not valid filters: query.site");

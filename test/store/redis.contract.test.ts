@@ -34,10 +34,11 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.putRecord('ns', 'id', 'v', 60_000);
     await store.getRecord('ns', 'id', 60_000);
     await store.hit('k', 60_000);
+    await store.reserveQuota([{ key: 'q', limit: 10 }], 'r', 1, 60_000);
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
     const b = bucketOf(token);
     expect(keys.sort()).toEqual(
-      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`].sort(),
+      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}hit:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();

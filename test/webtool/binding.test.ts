@@ -43,20 +43,17 @@ afterAll(async () => {
 describe('webtool binding', () => {
   it('the same sessionId continues the conversation: the agent sees the previous queries', async () => {
     const url = `${gw.url}/webtools/bot`;
-    await post(url, { sessionId: 'cook-1', action: 'ask', request: { query: { text: 'count:1 pasta' } } });
-    await post(url, { sessionId: 'cook-1', action: 'ask', request: { query: { text: 'count:1 vegetarian' } } });
+    await post(url, { sessionId: 'cook-1-session-0001', action: 'ask', request: { query: { text: 'count:1 pasta' } } });
+    await post(url, { sessionId: 'cook-1-session-0001', action: 'ask', request: { query: { text: 'count:1 vegetarian' } } });
     expect(scriptedCalls.at(-1)!.request.context?.prev).toEqual(['count:1 pasta']);
-    await post(url, { sessionId: 'cook-2', action: 'ask', request: { query: { text: 'count:1 soup' } } });
+    await post(url, { sessionId: 'cook-2-session-0002', action: 'ask', request: { query: { text: 'count:1 soup' } } });
     expect(scriptedCalls.at(-1)!.request.context?.prev ?? []).toEqual([]);
   });
 
-  it('a sessionId is scoped by the Authorization header: another client cannot join it', async () => {
-    const url = `${gw.url}/webtools/bot`;
-    const conv = async (auth: string) =>
-      (await post(url, { sessionId: 'shared', action: 'ask', request: { query: { text: 'count:1' } } }, { authorization: auth })).body.data._meta.session_context.conversation_id;
-    const alice = await conv('Bearer alice');
-    expect(await conv('Bearer alice')).toBe(alice);
-    expect(await conv('Bearer mallory')).not.toBe(alice);
+  it('a sessionId shorter than 16 characters is refused with SCHEMA_ERROR saying the minimum', async () => {
+    const res = await post(`${gw.url}/webtools/bot`, { sessionId: 'cook-1', action: 'ask', request: { query: { text: 'count:1' } } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ status: 'error', error: { code: 'SCHEMA_ERROR', message: expect.stringContaining('at least 16 characters') } });
   });
 
   it('config.num_results becomes the ask default, a request value wins', async () => {

@@ -56,7 +56,7 @@ describe('webtools both ways', () => {
   });
 
   it('a webtool client calls ask on the catalog agent and gets recipes in data', async () => {
-    const res = await postJson(`${gw.url}/webtools/recipes`, { sessionId: 'x1', action: 'ask', request: { query: { text: 'spaghetti garlic' } } });
+    const res = await postJson(`${gw.url}/webtools/recipes`, { sessionId: 'x1-cross-protocol-session', action: 'ask', request: { query: { text: 'spaghetti garlic' } } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.status).toBe('ok');

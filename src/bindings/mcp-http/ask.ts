@@ -5,7 +5,7 @@ import { describeIssues } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
 import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
-import { clientCapabilities, type McpCall } from './call.ts';
+import { callOptions, clientCapabilities, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
 
@@ -24,21 +24,21 @@ export interface AskToolContext {
 }
 
 function options(t: AskToolContext): CallOptions {
-  return { ...(t.call.agent !== undefined ? { agent: t.call.agent } : {}), credentials: t.call.credentials, signal: t.ctx.mcpReq.signal };
+  return callOptions(t.call, t.ctx.mcpReq.signal);
 }
 
 /** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */
 async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<AskRequest> {
   const session = t.call.session;
   if (!session || request.meta?.session_context?.conversation_id !== undefined) return request;
-  const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id);
+  const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
   if (!conversationId) return request;
   return inConversation(request, conversationId);
 }
 
 async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext): Promise<void> {
   const id = response._meta.session_context?.conversation_id;
-  if (t.call.session && typeof id === 'string') await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id);
+  if (t.call.session && typeof id === 'string') await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id, t.call.principal);
 }
 
 /**

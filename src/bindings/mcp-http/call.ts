@@ -1,5 +1,7 @@
 import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../../core/agent.ts';
+import type { CallOptions } from '../../core/gateway-types.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { McpSession } from './sessions.ts';
 
 /** What the binding knows about one MCP request besides the JSON-RPC message. */
@@ -7,9 +9,23 @@ export interface McpCall {
   /** The agent named by the path (`/agents/{name}/mcp`); undefined at `/mcp`. */
   agent: string | undefined;
   credentials: { authorization?: string };
+  /** The caller (bindings' callerOf): owns the sessions, tasks, promises and conversations it makes. */
+  principal: Principal;
+  requestId?: string;
   /** `modern`: 2026-07-28 (per-request envelope); `legacy`: 2025-era, with a session. */
   era: 'legacy' | 'modern';
   session?: McpSession;
+}
+
+/** The CallOptions of a core call made for this MCP request: path agent, caller, credentials, abort signal. */
+export function callOptions(call: McpCall, signal?: AbortSignal): CallOptions {
+  return {
+    ...(call.agent !== undefined ? { agent: call.agent } : {}),
+    credentials: call.credentials,
+    principal: call.principal,
+    ...(call.requestId !== undefined ? { requestId: call.requestId } : {}),
+    ...(signal ? { signal } : {}),
+  };
 }
 
 /** The first revision with MCP tasks; 2026-07-28 moved them to an extension the SDK does not ship. */

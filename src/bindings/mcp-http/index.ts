@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { anonymousPrincipal } from '../../core/principal.ts';
 import { callerOf } from '../credentials.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import type { McpCall } from './call.ts';
@@ -16,12 +17,12 @@ import { McpTasks } from './tasks.ts';
  */
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
-  const sessions = new McpSessions(gateway.store);
+  const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes);
   const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs) };
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
   const calls = new WeakMap<Request, McpCall>();
   const modern = createMcpHandler(
-    (ctx) => buildMcpServer(deps, (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, era: 'modern' }),
+    (ctx) => buildMcpServer(deps, (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, principal: anonymousPrincipal(undefined), era: 'modern' }),
     { legacy: 'reject', maxRequestBodySize: settings.bodyLimitBytes, onerror: (err) => gateway.log.debug({ err: err.message }, 'MCP request rejected') },
   );
   const legacy = new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log });

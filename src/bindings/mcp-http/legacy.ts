@@ -9,6 +9,7 @@ import {
   readRequestBody,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
+import { toGatewayError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { Store } from '../../store/store.ts';
 import type { McpCall } from './call.ts';
@@ -27,7 +28,7 @@ export interface LegacyDeps extends ServerDeps {
   log: Logger;
 }
 
-type CallBase = Pick<McpCall, 'agent' | 'credentials'>;
+type CallBase = Pick<McpCall, 'agent' | 'credentials' | 'principal' | 'requestId'>;
 
 /** The version a 2025 server answers `initialize` with (MCP "Version Negotiation"). */
 function negotiated(requested: unknown): string {
@@ -76,19 +77,22 @@ export class LegacyEndpoint {
       case 'POST':
         return this.post(req, base);
       case 'GET':
-        return this.listen(req);
+        return this.listen(req, base);
       case 'DELETE':
-        return this.terminate(req);
+        return this.terminate(req, base);
       default:
         return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
     }
   }
 
-  /** The session a request names: 400 without the header, 404 when unknown (the client starts over). */
-  private async session(req: Request): Promise<McpSession | Response> {
+  /**
+   * The caller's session a request names: 400 without the header, 404 when unknown — or another
+   * principal's, answered exactly the same (the client starts over).
+   */
+  private async session(req: Request, base: CallBase): Promise<McpSession | Response> {
     const id = req.headers.get('mcp-session-id');
     if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    return (await this.deps.sessions.get(id)) ?? jsonRpcError(404, -32001, 'Session not found');
+    return (await this.deps.sessions.get(id, base.principal)) ?? jsonRpcError(404, -32001, 'Session not found');
   }
 
   private async post(req: Request, base: CallBase): Promise<Response> {
@@ -113,7 +117,14 @@ export class LegacyEndpoint {
     if (init && isInitializeRequest(init)) {
       if (messages.length > 1) return jsonRpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
       const p = init.params;
-      const session = await this.deps.sessions.create({ protocolVersion: negotiated(p.protocolVersion), capabilities: p.capabilities ?? {}, clientInfo: p.clientInfo });
+      let session: McpSession;
+      try {
+        session = await this.deps.sessions.create({ protocolVersion: negotiated(p.protocolVersion), capabilities: p.capabilities ?? {}, clientInfo: p.clientInfo }, base.principal);
+      } catch (err) {
+        const e = toGatewayError(err);
+        if (e.code !== 'PAYLOAD_TOO_LARGE') throw err;
+        return jsonRpcError(e.mapping.http, e.mapping.jsonrpc, e.message);
+      }
       const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session });
       if (!res.ok) {
         await this.deps.sessions.delete(session.id);
@@ -123,7 +134,7 @@ export class LegacyEndpoint {
       return res;
     }
 
-    const session = await this.session(req);
+    const session = await this.session(req, base);
     if (session instanceof Response) return session;
     if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
       // Answers to the server's own requests, and cancels: for the exchange still open here.
@@ -156,11 +167,11 @@ export class LegacyEndpoint {
   }
 
   /** GET: the session's stream for server messages; one per session (409 for a second one). */
-  private async listen(req: Request): Promise<Response> {
+  private async listen(req: Request, base: CallBase): Promise<Response> {
     if (!(req.headers.get('accept') ?? '').includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
-    const session = await this.session(req);
+    const session = await this.session(req, base);
     if (session instanceof Response) return session;
     const { store } = this.deps;
     if (await store.getRecord(STREAM_NAMESPACE, session.id)) {
@@ -193,8 +204,8 @@ export class LegacyEndpoint {
   }
 
   /** DELETE: ends the session on every replica (MCP "Session Management"). */
-  private async terminate(req: Request): Promise<Response> {
-    const session = await this.session(req);
+  private async terminate(req: Request, base: CallBase): Promise<Response> {
+    const session = await this.session(req, base);
     if (session instanceof Response) return session;
     await this.deps.sessions.delete(session.id);
     for (const t of this.inflight.get(session.id) ?? []) void t.close().catch(() => undefined);

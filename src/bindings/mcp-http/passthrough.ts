@@ -1,6 +1,6 @@
 import type { Gateway } from '../../core/gateway-types.ts';
 import { GatewayError } from '../../core/errors.ts';
-import type { McpCall } from './call.ts';
+import { callOptions, type McpCall } from './call.ts';
 
 type Params = Record<string, unknown>;
 type Result = Record<string, unknown>;
@@ -41,7 +41,7 @@ export class Passthrough {
 
   private send(agent: string, method: string, params: Params, signal: AbortSignal): Promise<Result> {
     if (!this.gateway.forward) return Promise.reject(new GatewayError('TOOL_NOT_FOUND', `${method} is not available`));
-    return this.gateway.forward(agent, 'mcp', method, params, { credentials: this.call.credentials, signal });
+    return this.gateway.forward(agent, 'mcp', method, params, callOptions(this.call, signal));
   }
 
   /** `resources/list`, `resources/templates/list`, `prompts/list`: one agent as is, several merged. */

@@ -2,7 +2,7 @@ import { ProtocolError, Server, type CallToolResult, type ServerCapabilities } f
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
-import { clientChannel, tasksEnabled, type McpCall } from './call.ts';
+import { callOptions, clientChannel, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
 import { protocolError, renderToolError, renderToolResult } from './render.ts';
 import type { McpSessions } from './sessions.ts';
@@ -81,7 +81,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     let result: CallToolResult;
     try {
-      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { credentials: call.credentials, signal: ctx.mcpReq.signal, client: channel });
+      const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { ...callOptions(call, ctx.mcpReq.signal), client: channel });
       result = renderToolResult(out);
     } catch (err) {
       if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
@@ -118,7 +118,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   // MCP "Logging": a 2025 session keeps its level (any replica filters by it); agents get it too.
   server.setRequestHandler('logging/setLevel', (r, ctx) =>
     guarded(async () => {
-      if (call.session) await deps.sessions.setLogLevel(call.session, r.params.level);
+      if (call.session) await deps.sessions.setLogLevel(call.session, r.params.level, call.principal);
       await pass.setLevel(r.params.level, ctx.mcpReq.signal);
       return {};
     }),

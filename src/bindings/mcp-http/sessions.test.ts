@@ -1,20 +1,59 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ownerTag } from '../../core/ownership.ts';
+import { anonymousPrincipal } from '../../core/principal.ts';
 import { MemoryStore } from '../../store/index.ts';
 import { McpSessions, SESSION_NAMESPACE } from './sessions.ts';
+
+const alice = { id: 'key:alice', name: 'alice', verified: true };
+const bob = anonymousPrincipal('127.0.0.2');
 
 describe('MCP sessions in the store', () => {
   it('any replica reads a session another created, until it is deleted', async () => {
     const store = new MemoryStore();
     const here = new McpSessions(store);
     const there = new McpSessions(store);
-    const s = await here.create({ protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } });
+    const s = await here.create({ protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } }, alice);
     expect(s.id).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
-    expect(await there.get(s.id)).toEqual(s);
-    await there.setLogLevel(s, 'warning');
-    expect((await here.get(s.id))?.logLevel).toBe('warning');
+    expect(await there.get(s.id, alice)).toEqual(s);
+    await there.setLogLevel(s, 'warning', alice);
+    expect((await here.get(s.id, alice))?.logLevel).toBe('warning');
     await here.delete(s.id);
-    expect(await there.get(s.id)).toBeNull();
+    expect(await there.get(s.id, alice)).toBeNull();
+    await store.close();
+  });
+
+  it('a session belongs to the principal that initialised it: anyone else reads no session', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const s = await sessions.create({ protocolVersion: '2025-11-25', capabilities: {} }, alice);
+    expect(await sessions.get(s.id, bob)).toBeNull();
+    expect(await sessions.get(s.id, alice)).not.toBeNull();
+    await store.close();
+  });
+
+  it('maxSessionRecordBytes: just below the cap is stored, just above is refused and nothing is stored (property)', async () => {
+    const store = new MemoryStore();
+    const cap = 2048;
+    const sessions = new McpSessions(store, cap);
+    const capsWith = (pad: string) => ({ experimental: { padding: { pad } } });
+    // The stored record is the facts plus the owner tag: its size without padding, measured the same way.
+    const bare = JSON.stringify({ protocolVersion: '2025-11-25', capabilities: capsWith(''), owner: ownerTag(alice) }).length;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -64, max: 64 }), async (delta) => {
+        const pad = 'p'.repeat(cap - bare + delta);
+        const sizeBefore = store.size();
+        const attempt = sessions.create({ protocolVersion: '2025-11-25', capabilities: capsWith(pad) }, alice);
+        if (bare + pad.length <= cap) {
+          await expect(attempt).resolves.toMatchObject({ protocolVersion: '2025-11-25' });
+          expect(store.size()).toBe(sizeBefore + 1);
+        } else {
+          await expect(attempt).rejects.toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+          expect(store.size()).toBe(sizeBefore);
+        }
+      }),
+      { numRuns: 60 },
+    );
     await store.close();
   });
 
@@ -24,7 +63,7 @@ describe('MCP sessions in the store', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ protocolVersion: v, capabilities: v }))), async (raw) => {
         await store.putRecord(SESSION_NAMESPACE, 'damaged', raw, 60_000);
-        const got = await sessions.get('damaged');
+        const got = await sessions.get('damaged', alice);
         if (got !== null) expect(typeof got.protocolVersion).toBe('string');
       }),
       { numRuns: 100 },

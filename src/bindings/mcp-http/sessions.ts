@@ -1,6 +1,9 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { GatewayError } from '../../core/errors.ts';
 import { newToken } from '../../core/ids.ts';
+import { isOwner, ownerTag } from '../../core/ownership.ts';
+import type { Principal } from '../../core/principal.ts';
 import type { Store } from '../../store/store.ts';
 
 /** Store namespace of the 2025-era MCP sessions the gateway issued (design.md "State"). */
@@ -17,8 +20,13 @@ const SessionRecordSchema = z.object({
   clientInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
   /** The level set with `logging/setLevel`. */
   logLevel: z.string().optional(),
+  /** Owner tag of the principal that initialised the session (core/ownership.ts): nobody else may use it. */
+  owner: z.string().optional(),
 });
 type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/** The default cap on a stored session record (config `limits.maxSessionRecordBytes`). */
+export const DEFAULT_MAX_SESSION_RECORD_BYTES = 16_384;
 
 /** A 2025-era MCP session (MCP 2025-11-25 "Session Management"). */
 export interface McpSession {
@@ -35,19 +43,36 @@ export interface McpSession {
  * conversation is bound to the session id through the gateway's conversation aliases.
  */
 export class McpSessions {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly maxRecordBytes: number = DEFAULT_MAX_SESSION_RECORD_BYTES,
+  ) {}
 
-  /** Starts a session for an `initialize` request. */
-  async create(facts: Omit<McpSession, 'id'>): Promise<McpSession> {
+  /**
+   * Starts a session of `owner` for an `initialize` request. Throws PAYLOAD_TOO_LARGE, storing
+   * nothing, when the facts to keep (capabilities, client info) are larger than the cap.
+   */
+  async create(facts: Omit<McpSession, 'id'>, owner: Principal): Promise<McpSession> {
     const id = newToken('mcp');
-    const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown> };
+    const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown>, owner: ownerTag(owner) };
     if (facts.clientInfo) record.clientInfo = facts.clientInfo;
-    await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(record), SESSION_IDLE_TTL_MS);
+    const raw = JSON.stringify(record);
+    const size = Buffer.byteLength(raw);
+    if (size > this.maxRecordBytes) {
+      throw new GatewayError(
+        'PAYLOAD_TOO_LARGE',
+        `initialize is too large: its capabilities and clientInfo take ${size} bytes, and a session keeps at most ${this.maxRecordBytes}`,
+      );
+    }
+    await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS);
     return { id, ...facts };
   }
 
-  /** The live session with this id (its TTL refreshed), or null when unknown, expired or deleted. */
-  async get(id: string): Promise<McpSession | null> {
+  /**
+   * The live session with this id owned by `owner` (its TTL refreshed), or null when unknown, expired,
+   * deleted, or another principal's (the same answer: a session is no bearer handle).
+   */
+  async get(id: string, owner: Principal): Promise<McpSession | null> {
     const raw = await this.store.getRecord(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS);
     if (raw === null) return null;
     let parsed: ReturnType<typeof SessionRecordSchema.safeParse>;
@@ -56,14 +81,14 @@ export class McpSessions {
     } catch {
       return null;
     }
-    if (!parsed.success) return null;
+    if (!parsed.success || !isOwner(parsed.data.owner, owner)) return null;
     const r = parsed.data;
     return { id, protocolVersion: r.protocolVersion, capabilities: r.capabilities as ClientCapabilities, ...(r.clientInfo ? { clientInfo: r.clientInfo } : {}), ...(r.logLevel ? { logLevel: r.logLevel } : {}) };
   }
 
   /** Records the level from `logging/setLevel`. */
-  async setLogLevel(session: McpSession, level: string): Promise<void> {
-    const { id, ...facts } = { ...session, logLevel: level };
+  async setLogLevel(session: McpSession, level: string, owner: Principal): Promise<void> {
+    const { id, ...facts } = { ...session, logLevel: level.slice(0, 32), owner: ownerTag(owner) };
     await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(facts), SESSION_IDLE_TTL_MS);
   }
 

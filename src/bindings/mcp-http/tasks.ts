@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   ProtocolError,
@@ -9,9 +8,10 @@ import {
   type GetTaskResult,
   type Task,
 } from '@modelcontextprotocol/server';
-import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import type { Gateway } from '../../core/gateway-types.ts';
+import { isOwner, ownerTag } from '../../core/ownership.ts';
 import { isPromise, type CanonicalResponse, type PromiseResponse } from '../../protocol/nlweb/index.ts';
-import type { McpCall } from './call.ts';
+import { callOptions, type McpCall } from './call.ts';
 import { renderNlwebResult } from './render.ts';
 
 /** Store namespace of the MCP tasks the binding created (one per task-augmented `ask`). */
@@ -39,7 +39,7 @@ const TerminalSchema = z.enum(['completed', 'failed', 'cancelled']);
 const TaskRecordSchema = z.object({
   createdAt: z.string(),
   ttl: z.number().int().positive(),
-  /** sha256 of the Authorization the task was created with (tasks are bound to their authorization context). */
+  /** Owner tag of the principal that created the task (core/ownership.ts): nobody else sees it. */
   owner: z.string().optional(),
   final: z.object({ status: TerminalSchema, statusMessage: z.string().optional(), at: z.string() }).optional(),
 });
@@ -50,11 +50,6 @@ interface TaskState {
   status: Task['status'];
   statusMessage?: string | undefined;
   at?: string;
-}
-
-function ownerOf(call: McpCall): string | undefined {
-  const auth = call.credentials.authorization;
-  return auth ? createHash('sha256').update(auth).digest('base64url') : undefined;
 }
 
 /** The task state an NLWeb response stands for: a promise is working, a failure failed (CANCELLED: cancelled), else completed. */
@@ -99,12 +94,7 @@ export class McpTasks {
   /** Tasks "Creating Tasks": the CreateTaskResult for the promise a task-augmented `ask` got. */
   async create(response: PromiseResponse, call: McpCall): Promise<CreateTaskResult> {
     const taskId = response.promise.token;
-    const owner = ownerOf(call);
-    const record: TaskRecord = {
-      createdAt: new Date().toISOString(),
-      ttl: this.ttlMs,
-      ...(owner ? { owner } : {}),
-    };
+    const record: TaskRecord = { createdAt: new Date().toISOString(), ttl: this.ttlMs, owner: ownerTag(call.principal) };
     await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify(record), this.ttlMs);
     return { task: taskOf(taskId, record, stateOf(response)) };
   }
@@ -113,7 +103,7 @@ export class McpTasks {
   async get(taskId: string, call: McpCall): Promise<GetTaskResult> {
     const record = await this.record(taskId, call);
     if (record.final) return taskOf(taskId, record, record.final);
-    const response = await this.gateway.await({ promise_token: taskId, action: 'checkin' }, options(call));
+    const response = await this.gateway.await({ promise_token: taskId, action: 'checkin' }, callOptions(call));
     return taskOf(taskId, record, await this.observe(taskId, record, response));
   }
 
@@ -128,7 +118,7 @@ export class McpTasks {
     for (;;) {
       if (signal.aborted) throw new ProtocolError(-32800, 'Request cancelled');
       const started = Date.now();
-      response = await this.gateway.await({ promise_token: taskId, action: 'checkin', wait_ms: LONG_POLL_MS }, options(call, signal));
+      response = await this.gateway.await({ promise_token: taskId, action: 'checkin', wait_ms: LONG_POLL_MS }, callOptions(call, signal));
       if (!isPromise(response)) break;
       await sleep(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
     }
@@ -142,14 +132,14 @@ export class McpTasks {
   async cancel(taskId: string, call: McpCall): Promise<CancelTaskResult> {
     const record = await this.record(taskId, call);
     if (record.final) throw new ProtocolError(-32602, `Cannot cancel a task that is already ${record.final.status}`);
-    const response = await this.gateway.await({ promise_token: taskId, action: 'cancel' }, options(call));
+    const response = await this.gateway.await({ promise_token: taskId, action: 'cancel' }, callOptions(call));
     const state = await this.observe(taskId, record, response);
     // The core answers a promise that had already settled with its answer: that task was terminal.
     if (state.status !== 'cancelled') throw new ProtocolError(-32602, `Cannot cancel a task that is already ${state.status}`);
     return taskOf(taskId, record, state);
   }
 
-  /** The task's record, or -32602 when unknown, expired, or created under another authorization. */
+  /** The task's record, or -32602 when unknown, expired, or created by another principal (the same error). */
   private async record(taskId: string, call: McpCall): Promise<TaskRecord> {
     const raw = await this.gateway.store.getRecord(TASK_NAMESPACE, taskId);
     if (raw === null) throw unknownTask();
@@ -159,7 +149,7 @@ export class McpTasks {
     } catch {
       throw unknownTask();
     }
-    if (!parsed.success || parsed.data.owner !== ownerOf(call)) throw unknownTask();
+    if (!parsed.success || !isOwner(parsed.data.owner, call.principal)) throw unknownTask();
     return parsed.data;
   }
 
@@ -172,10 +162,6 @@ export class McpTasks {
     await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify({ ...record, final }), Math.max(1000, left));
     return final;
   }
-}
-
-function options(call: McpCall, signal?: AbortSignal): CallOptions {
-  return { ...(call.agent !== undefined ? { agent: call.agent } : {}), credentials: call.credentials, ...(signal ? { signal } : {}) };
 }
 
 /** A Task as the 2025-11-25 schema has it (`TaskSchema`: every timestamp ISO 8601, ttl in ms). */

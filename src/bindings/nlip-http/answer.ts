@@ -69,8 +69,9 @@ export async function answerMessage(x: Exchange, parsed: Accepted): Promise<Nlip
 
 /** The data path: the message as an ask, the response as a reply with the conversation tokens. */
 async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, opts: CallOptions): Promise<NlipMessage> {
-  const known = await resolveConversation(x.gateway, style.tokens);
-  const { uploads, missing } = await loadUploads(x.gateway.store, message);
+  const owner = x.caller?.principal;
+  const known = await resolveConversation(x.gateway, style.tokens, owner);
+  const { uploads, missing } = await loadUploads(x.gateway.store, message, owner);
   const ask = readAsk(message, { ...(known ? { conversationId: known } : {}), uploads });
   const notes = [...missing, ...ask.notes];
   // Validate first (filters come from the peer); an attachment-only message gets a stand-in question.
@@ -92,7 +93,7 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
     return renderNotice(['The message has no question: send it as text (format "text").', ...notes].join('\n'), style, 'INVALID_QUERY');
   }
   const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), allowPromise: true });
-  const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, known !== undefined);
+  const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, known !== undefined, owner);
   return renderResponse(response, { ...style, tokens }, notes);
 }
 

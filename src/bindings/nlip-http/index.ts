@@ -6,10 +6,7 @@ import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
 import { answerMessage } from './answer.ts';
 import { renderRejection } from './reply.ts';
-import { handleUpload, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
-
-/** Room for the multipart framing around an upload of the largest allowed size. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+import { handleUpload, MULTIPART_OVERHEAD, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
 
 /** The mount prefix of a request: `''` at the root, `/agents/{name}` under an agent. */
 function mountPrefix(c: Context): string {
@@ -61,7 +58,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     );
     return c.json(toWire(reply));
   };
-  const upload = (c: Context) => handleUpload(c, gateway.store, `${base(c)}${uploadPath(mountPrefix(c))}`);
+  const upload = (c: Context) =>
+    handleUpload(c, gateway.store, `${base(c)}${uploadPath(mountPrefix(c))}`, { owner: callerOf(c).principal, limits: settings.limits });
 
   app.post('/nlip', messageLimit, message);
   app.post('/nlip/', messageLimit, message);

@@ -23,6 +23,18 @@ describe('NLIP message → canonical ask', () => {
     expect(ask.notes).toEqual(['A structured/json part labelled "list" is not a JSON object and was not used.']);
   });
 
+  it('regression: a structured/json {"query": ...} part is the question, not "message has no question" (issue 17)', () => {
+    const plain = readAsk(nlipMessage(jsonPart({ query: 'vegan curry' })), { uploads: [] });
+    expect(plain.text).toBe('vegan curry');
+    expect(plain.request.query).toEqual({ text: 'vegan curry' });
+    const nlweb = readAsk(nlipMessage(jsonPart({ query: { text: 'soup', site: 'quick-dinners' }, context: { prev: ['curry'] } })), { uploads: [] });
+    expect(nlweb.request).toEqual({ query: { text: 'soup', site: 'quick-dinners' }, context: { prev: ['curry'] } });
+    // Text parts stay the question; the structured query's filters still apply.
+    const both = readAsk(nlipMessage(textPart('pasta'), [jsonPart({ query: { text: 'ignored', itemType: 'Recipe' } })]), { uploads: [] });
+    expect(both.request.query).toEqual({ text: 'pasta', itemType: 'Recipe' });
+    expect(readAsk(nlipMessage(jsonPart({ query: 42 })), { uploads: [] }).text).toBe('');
+  });
+
   it('maps a text location to a string and GPS to schema.org GeoCoordinates', () => {
     const text = readAsk(nlipMessage(textPart('q'), [{ format: 'location', subformat: 'text', content: 'Idaho' }]), { uploads: [] });
     expect(text.request.query.location).toBe('Idaho');

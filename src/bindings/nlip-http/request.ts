@@ -12,8 +12,9 @@ import {
 import { toAttachment } from '../../protocol/nlip/index.ts';
 
 /**
- * An NLIP message as the canonical ask (design.md mapping table): the text parts are `query.text`;
- * `location` parts the `location` filter; `structured`/`json` parts labelled `context` the context,
+ * An NLIP message as the canonical ask (design.md mapping table): the text parts are `query.text`
+ * (a message without text may carry its question as structured `{"query": "..."}` or NLWeb's
+ * `{"query": {"text": ..., filters}}`); `location` parts the `location` filter; `structured`/`json` parts labelled `context` the context,
  * other JSON objects filters; `binary` parts (and uploads they reference) attachments, for agents
  * that take them. What cannot go to the agent is named in `notes`, for the reply.
  */
@@ -36,9 +37,25 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A structured question (NLWeb 3.1 in a `structured`/`json` part): `{"query": "..."}` or
+ * `{"query": {"text": "...", ...filters}}`, optionally with NLWeb's `context`. The rest of the
+ * object (filters) stays with the part.
+ */
+function structuredQuestion(value: Record<string, unknown>): { text?: string; filters: Record<string, unknown>; context?: Record<string, unknown> } {
+  const { query, context, ...rest } = value;
+  const withContext = isObject(context) ? { context } : {};
+  if (typeof query === 'string') return { text: query.trim(), filters: rest, ...withContext };
+  if (isObject(query)) {
+    const { text, ...queryFilters } = query;
+    return { ...(typeof text === 'string' ? { text: text.trim() } : {}), filters: { ...rest, ...queryFilters }, ...withContext };
+  }
+  return { filters: value };
+}
+
 /** 5.3 Reads the message into an ask; `uploads` are attachments already loaded from upload references. */
 export function readAsk(msg: NlipMessage, opts: { conversationId?: string; uploads: MediaAttachment[] }): NlipAsk {
-  const text = messageText(msg);
+  let text = messageText(msg);
   const notes: string[] = [];
   const filters: Record<string, unknown> = {};
   const context: Record<string, unknown> = {};
@@ -48,7 +65,15 @@ export function readAsk(msg: NlipMessage, opts: { conversationId?: string; uploa
       notes.push(`A structured/json part${label ? ` labelled "${label}"` : ''} is not a JSON object and was not used.`);
       continue;
     }
-    Object.assign(label?.toLowerCase() === CONTEXT_LABEL ? context : filters, value);
+    if (label?.toLowerCase() === CONTEXT_LABEL) {
+      Object.assign(context, value);
+      continue;
+    }
+    const asked = structuredQuestion(value);
+    // The text parts are the question; a structured question counts only when there is no text.
+    if (!text && asked.text) text = asked.text;
+    if (asked.context) Object.assign(context, asked.context);
+    Object.assign(filters, asked.filters);
   }
   // The question is the text; a filter never replaces it.
   delete filters.text;

@@ -1,13 +1,26 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { AskRequestSchema, AwaitRequestSchema } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, requestedWireVersion } from '../../protocol/nlweb/index.ts';
 import { GatewayError, toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
 import { callerOf } from '../credentials.ts';
-import { parseJsonBody, wantsStream } from './parse.ts';
-import { renderFormat, renderNlwebError, statusFor } from './render.ts';
-import { renderSse } from './stream.ts';
+import { readJsonObject, validateBody, wantsStream } from './parse.ts';
+import { renderNlwebError, wireFor, type NlwebWire } from './render/index.ts';
+
+const ASK = 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}';
+const AWAIT = 'NLWeb await request (v0.55 section 4.2): {"promise_token":"...","action":"checkin"}';
+
+/** The wire chosen for this request (set once its body is read), so a later refusal uses it too. */
+const wires = new WeakMap<Request, NlwebWire>();
+
+/** Reads the body and picks the client's wire generation from what it declares (v0.54 or v0.55). */
+async function readRequest(c: Context, what: string): Promise<{ raw: Record<string, unknown>; wire: NlwebWire }> {
+  const raw = await readJsonObject(c, what);
+  const wire = wireFor(requestedWireVersion(raw));
+  wires.set(c.req.raw, wire);
+  return { raw, wire };
+}
 
 /** Section 7: the NLWeb HTTP binding, `POST /ask` and `POST /await` (also under `/agents/:agent`). */
 function routes({ gateway, settings }: BindingContext): Hono {
@@ -16,28 +29,32 @@ function routes({ gateway, settings }: BindingContext): Hono {
     maxSize: settings.bodyLimitBytes,
     onError: (c) => renderNlwebError(c, new GatewayError('PAYLOAD_TOO_LARGE', `The request body is larger than ${settings.bodyLimitBytes} bytes`)),
   });
-  // Errors are answered here, in NLWeb's own shape, so a nested app's errors never fall through to HTML.
-  app.onError((err, c) => renderNlwebError(c, toGatewayError(err)));
+  // Errors are answered here, in NLWeb's own shape (the client's generation once known), so a nested
+  // app's errors never fall through to HTML.
+  app.onError((err, c) => (wires.get(c.req.raw) ?? wireFor('0.55')).error(c, toGatewayError(err)));
 
   app.post('/ask', limit, async (c) => {
-    const request = await parseJsonBody(c, AskRequestSchema, 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}');
+    const { raw, wire } = await readRequest(c, ASK);
+    const request = validateBody(raw, AskRequestSchema, ASK);
     const agent = c.req.param('agent');
     const base = { ...(agent !== undefined ? { agent } : {}), ...callerOf(c) };
+    const format = request.prefer?.response_format;
     if (wantsStream(c, request.prefer?.streaming)) {
       const abort = new AbortController();
       const live = await gateway.askStream(request, { ...base, signal: abort.signal });
       const decorate = await actionDecorator(c, gateway, live.agent, settings);
-      return renderSse(c, live, request.prefer?.response_format, abort, decorate);
+      return wire.stream(c, live, { format, abort, decorate });
     }
     const response = await gateway.ask(request, { ...base, signal: c.req.raw.signal });
     const decorate = await actionDecorator(c, gateway, gateway.resolveAgent(request, agent), settings);
-    return c.json(renderFormat(decorateResponse(response, decorate), request.prefer?.response_format), statusFor(response));
+    return wire.json(c, decorateResponse(response, decorate), format);
   });
 
   app.post('/await', limit, async (c: Context) => {
-    const request = await parseJsonBody(c, AwaitRequestSchema, 'NLWeb await request (v0.55 section 4.2): {"promise_token":"...","action":"checkin"}');
+    const { raw, wire } = await readRequest(c, AWAIT);
+    const request = validateBody(raw, AwaitRequestSchema, AWAIT);
     const response = await gateway.await(request, callerOf(c));
-    return c.json(response, statusFor(response));
+    return wire.json(c, response, undefined);
   });
 
   // 7.1 names POST only: other methods get a clear failure instead of a bare 404 (GET /ask belongs to

@@ -67,9 +67,11 @@ describe('POST /ask (JSON)', () => {
     expect(body.results).toBeUndefined();
   });
 
-  it('accepts the v0.54 alias conv_search and "list,summarize"', async () => {
+  it('accepts the v0.54 alias conv_search and "list,summarize" (and answers a v0.54 request in v0.54)', async () => {
     const body = await (await ask('x', { prefer: { response_format: 'conv_search', mode: 'list,summarize' }, meta: { api_version: '0.54' } })).json();
-    expect(body._meta.response_type).toBe('answer');
+    expect(body._meta).toMatchObject({ response_type: 'Answer', version: '0.54' });
+    const v055 = await (await ask('x', { prefer: { response_format: 'conv_search', mode: 'list,summarize' } })).json();
+    expect(v055._meta).toMatchObject({ response_type: 'answer', version: '0.55' });
   });
 
   it('answers UNSUPPORTED_FORMAT and UNSUPPORTED_MODE as failures', async () => {

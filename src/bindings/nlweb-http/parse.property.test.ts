@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type GatewayApp } from '../../app.ts';
 import { parseConfig } from '../../config/load.ts';
 import { silentLogger } from '../../core/logger.ts';
-import { NlwebResponseSchema } from '../../protocol/nlweb/index.ts';
+import { NlwebResponseSchema, requestedWireVersion, V054ResponseSchema } from '../../protocol/nlweb/index.ts';
 import { scriptedAdapter } from '../../../test/support/scripted-agent.ts';
 
 let gw: GatewayApp;
@@ -19,20 +19,30 @@ const askLike = fc.record(
     query: fc.oneof(fc.record({ text: fc.oneof(fc.string(), fc.anything()), site: fc.anything() }, { requiredKeys: [] }), fc.anything()),
     context: fc.anything(),
     prefer: fc.oneof(fc.record({ streaming: fc.constant(false), response_format: fc.string(), mode: fc.string() }, { requiredKeys: ['streaming'] }), fc.anything()),
-    meta: fc.oneof(fc.record({ session_context: fc.anything(), version: fc.anything() }, { requiredKeys: [] }), fc.anything()),
+    meta: fc.oneof(
+      fc.record({ session_context: fc.anything(), version: fc.oneof(fc.constantFrom('0.54', '0.55', 0.54), fc.anything()), api_version: fc.constantFrom('0.54', '0.55') }, { requiredKeys: [] }),
+      fc.anything(),
+    ),
   },
   { requiredKeys: [] },
 );
 const body = fc.oneof(askLike.map((b) => JSON.stringify(b)), fc.json(), fc.string());
 
 describe('POST /ask and /await never crash on any input', () => {
-  it('answers every body with a valid v0.55 response and a 2xx/4xx status', async () => {
+  it('answers every body with a valid response in the version it declares (v0.55 unless 0.54) and a 2xx/4xx status', async () => {
     await fc.assert(
       fc.asyncProperty(body, async (text) => {
         const res = await gw.app.request('/ask', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
         expect([200, 202, 400]).toContain(res.status);
         const json = await res.json();
-        expect(NlwebResponseSchema.safeParse(json).success).toBe(true);
+        let declared: unknown;
+        try {
+          declared = JSON.parse(text);
+        } catch {
+          declared = undefined;
+        }
+        const schema = requestedWireVersion(declared) === '0.54' ? V054ResponseSchema : NlwebResponseSchema;
+        expect(schema.safeParse(json).success).toBe(true);
         if (res.status === 400) expect(json.error.code).toBe('INVALID_QUERY');
       }),
       { numRuns: 150 },

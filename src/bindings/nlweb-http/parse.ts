@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import { GatewayError, describeIssues } from '../../core/errors.ts';
 
 /**
- * Reads a request body as JSON and validates it (7.1). Content-Type is not required (curl's `-d`
+ * Reads a request body as a JSON object (7.1), unvalidated. Content-Type is not required (curl's `-d`
  * sends form encoding): any body that parses as a JSON object is taken. Bad input is INVALID_QUERY
  * with a message saying what is wrong.
  */
-export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S, what: string): Promise<z.infer<S>> {
+export async function readJsonObject(c: Context, what: string): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   if (text.trim().length === 0) throw new GatewayError('INVALID_QUERY', `The request body is empty: send a JSON ${what}`);
   let raw: unknown;
@@ -19,9 +19,19 @@ export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S, 
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new GatewayError('INVALID_QUERY', `The request body must be a JSON object (a ${what})`);
   }
+  return raw as Record<string, unknown>;
+}
+
+/** Validates a JSON object against a request schema (3, 4.2); a problem is INVALID_QUERY naming the field. */
+export function validateBody<S extends z.ZodType>(raw: Record<string, unknown>, schema: S, what: string): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new GatewayError('INVALID_QUERY', `Invalid ${what}: ${describeIssues(parsed.error.issues)}`);
   return parsed.data;
+}
+
+/** Reads and validates a request body in one step (7.1). */
+export async function parseJsonBody<S extends z.ZodType>(c: Context, schema: S, what: string): Promise<z.infer<S>> {
+  return validateBody(await readJsonObject(c, what), schema, what);
 }
 
 /** 6 / 7.3: streaming is asked for by `prefer.streaming: true` or `Accept: text/event-stream`. */

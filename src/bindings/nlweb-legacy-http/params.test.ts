@@ -23,6 +23,12 @@ describe('legacy GET /ask parameters', () => {
     expect(params.query_id).toBe('q7');
   });
 
+  it('honours the v0.54 fields: max_results (page) vs num_results (depth), start_num, min_score, site=all (issue 17)', () => {
+    const request = toAskRequest(parseLegacyAsk(q('query=curry&site=all&max_results=9&num_results=50&start_num=9&min_score=40')), true);
+    expect(request.query).toEqual({ text: 'curry', max_results: 9, num_results: 50, min_score: 40 });
+    expect(request.meta).toEqual({ start_num: 9 });
+  });
+
   it('reads prev as a JSON array string, as repeated parameters, and with brackets', () => {
     expect(decodePrev(['["a, b","c"]'])).toEqual(['a, b', 'c']);
     expect(decodePrev(['a', 'b,c'])).toEqual(['a', 'b', 'c']);
@@ -57,7 +63,7 @@ describe('legacy GET /ask parameters', () => {
   });
 
   it('property: any query string either is refused with INVALID_QUERY or becomes a valid v0.55 ask', () => {
-    const key = fc.constantFrom('query', 'site', 'prev', 'generate_mode', 'mode', 'streaming', 'decontextualized_query', 'query_id', 'conversation_id', 'max_results', 'num_results', 'min_score', 'other');
+    const key = fc.constantFrom('query', 'site', 'prev', 'generate_mode', 'mode', 'streaming', 'decontextualized_query', 'query_id', 'conversation_id', 'max_results', 'num_results', 'min_score', 'start_num', 'other');
     fc.assert(
       fc.property(fc.array(fc.tuple(key, fc.string()), { maxLength: 12 }), (pairs) => {
         const queries: Record<string, string[]> = {};

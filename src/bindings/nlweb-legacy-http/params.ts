@@ -35,7 +35,7 @@ const optionalNumber = one.transform((v) => (v === undefined || v.trim() === '' 
 /**
  * The query string of a legacy `GET /ask` (specs/nlweb-legacy-rest-api.md, interop.md): `query`
  * required; `site`, `prev`, `generate_mode`/`mode`, `streaming`, `decontextualized_query`,
- * `query_id`, `conversation_id`, `max_results`, `min_score` optional. Values arrive as lists
+ * `query_id`, `conversation_id`, `max_results`, `num_results`, `start_num`, `min_score` optional. Values arrive as lists
  * (`c.req.queries()`); the first counts except for `site` and `prev`.
  */
 export const LegacyAskParamsSchema = z.object({
@@ -51,6 +51,7 @@ export const LegacyAskParamsSchema = z.object({
   max_results: optionalNumber,
   num_results: optionalNumber,
   min_score: optionalNumber,
+  start_num: optionalNumber,
 });
 export type LegacyAskParams = z.infer<typeof LegacyAskParamsSchema>;
 
@@ -79,13 +80,16 @@ export function toV055Mode(params: LegacyAskParams): string {
 export function toAskRequest(params: LegacyAskParams, streaming: boolean): AskRequest {
   const query: AskRequest['query'] = { text: params.query };
   if (params.site.length > 0) query.site = params.site.length === 1 ? params.site[0]! : params.site;
-  const count = params.max_results ?? params.num_results;
-  if (count !== undefined && Number.isInteger(count) && count > 0) query.max_results = count;
+  // max_results is the page size, num_results the retrieval depth (interop.md), as on POST /ask.
+  const count = (n: number | undefined): n is number => n !== undefined && Number.isInteger(n) && n > 0;
+  if (count(params.max_results)) query.max_results = params.max_results;
+  if (count(params.num_results)) query.num_results = params.num_results;
   if (params.min_score !== undefined && Number.isFinite(params.min_score)) query.min_score = params.min_score;
   const context: Record<string, unknown> = {};
   if (params.prev.length > 0) context.prev = params.prev;
   if (params.decontextualized_query?.trim()) context.decontextualized_query = params.decontextualized_query.trim();
   const request: AskRequest = { query, prefer: { streaming, mode: toV055Mode(params) } };
+  if (params.start_num !== undefined && Number.isInteger(params.start_num) && params.start_num > 0) request.meta = { start_num: params.start_num };
   if (Object.keys(context).length > 0) request.context = context;
   // A late-2025 client sends back the conversation_id it was given: the gateway's conversation.
   return params.conversation_id ? inConversation(request, params.conversation_id) : request;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { describeIssues, GatewayError } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import { handleProblem } from '../../core/ownership.ts';
 import { AskRequestSchema, AwaitRequestSchema, inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 import { createCachedValidator, type ExecutionRequest } from '../../protocol/webtool/index.ts';
 import { agentMetadata, GatewayWebtoolConfigSchema, publishedTools, type GatewayWebtoolConfig } from './metadata.ts';
@@ -14,11 +14,12 @@ const validateJson = createCachedValidator();
 export const SESSION_KIND = 'webtool';
 
 /**
- * The store key for a client's `sessionId`: hashed with the agent and the client's Authorization, so
- * one client cannot join another's conversation by guessing or reusing its sessionId.
+ * The conversation handle of a client's `sessionId` on one webtool. The core binds it to the calling
+ * principal (Gateway.bindConversation with an owner), so one client cannot join another's
+ * conversation by guessing or reusing its sessionId.
  */
-export function sessionHandle(agent: string, sessionId: string, authorization?: string): string {
-  return createHash('sha256').update(`${agent}\u0000${authorization ?? ''}\u0000${sessionId}`).digest('base64url');
+export function sessionHandle(agent: string, sessionId: string): string {
+  return `${agent}\u0000${sessionId}`;
 }
 
 interface Call {
@@ -60,13 +61,16 @@ async function ask(c: Context, gateway: Gateway, call: Call, config: GatewayWebt
     request = { ...request, query: { ...request.query, num_results: config.num_results } };
   }
   const { sessionId } = call.body;
-  const handle = sessionId ? sessionHandle(call.agent, sessionId, call.opts.credentials?.authorization) : undefined;
-  const known = handle ? await gateway.resolveConversation(SESSION_KIND, handle) : null;
+  const problem = sessionId ? handleProblem(sessionId, 'sessionId') : undefined;
+  if (problem) return sendError(c, 'SCHEMA_ERROR', problem);
+  const handle = sessionId ? sessionHandle(call.agent, sessionId) : undefined;
+  const owner = call.opts.principal;
+  const known = handle ? await gateway.resolveConversation(SESSION_KIND, handle, owner) : null;
   if (known) request = inConversation(request, known);
   const response = await gateway.ask(request, { ...call.opts, allowPromise: true });
   const conversationId = response._meta.session_context?.conversation_id;
   if (handle && typeof conversationId === 'string' && conversationId !== known) {
-    await gateway.bindConversation(SESSION_KIND, handle, conversationId);
+    await gateway.bindConversation(SESSION_KIND, handle, conversationId, owner);
   }
   return sendCanonical(c, response);
 }

@@ -84,15 +84,32 @@ export function parseModes(value: string | undefined): string[] {
   return value.split(',').map((m) => m.trim()).filter((m) => m.length > 0);
 }
 
-/** The sites a query names, as a list (`query.site` may be a string or an array on the wire). */
+/** The `query.site` value that means every site (v0.54 clients and the older REST API send it). */
+export const ALL_SITES = 'all';
+
+/**
+ * The sites a query names, as a list (`query.site` may be a string or an array on the wire).
+ * `"all"` names no site in particular: an empty list, so every site is searched.
+ */
 export function querySites(query: Query): string[] {
   if (query.site === undefined) return [];
-  return (Array.isArray(query.site) ? query.site : [query.site]).filter((s) => s.length > 0);
+  return (Array.isArray(query.site) ? query.site : [query.site]).filter((s) => s.length > 0 && s.trim().toLowerCase() !== ALL_SITES);
 }
 
-/** The number of results a client asked for (`num_results` or `max_results`), if any. */
+/**
+ * The number of ranked results a client wants back (interop.md): `max_results`; a client that sends
+ * only `num_results` (older v0.55 clients) means it as the count.
+ */
 export function requestedResultCount(query: Query): number | undefined {
-  return query.num_results ?? query.max_results;
+  return query.max_results ?? query.num_results;
+}
+
+/**
+ * The retrieval depth (interop.md, v0.54 client): with both fields, `num_results` is how many ranked
+ * hits exist to page through (`max_results` at a time); alone it is the count, so no depth applies.
+ */
+export function retrievalDepth(query: Query): number | undefined {
+  return query.max_results !== undefined ? query.num_results : undefined;
 }
 
 /** The request continuing conversation `conversationId` (3.4 `meta.session_context.conversation_id`). */

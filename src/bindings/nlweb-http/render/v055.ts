@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isAnswer, normalizeResponseFormat, type CanonicalResponse, type NlwebResponse } from '../../protocol/nlweb/index.ts';
-import type { GatewayError } from '../../core/errors.ts';
-import { isSummaryItem, renderResponseText } from '../../core/render-text.ts';
-import { failureFromError } from '../../core/responses.ts';
+import { isAnswer, normalizeResponseFormat, type CanonicalResponse, type NlwebResponse } from '../../../protocol/nlweb/index.ts';
+import type { GatewayError } from '../../../core/errors.ts';
+import { isSummaryItem, renderResponseText } from '../../../core/render-text.ts';
+import { failureFromError } from '../../../core/responses.ts';
 
 /** 7.4: a promise is 202; every other NLWeb response (failures included) is 200. */
 export function statusFor(response: CanonicalResponse): ContentfulStatusCode {

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { NLWEB_VERSION, normalizeResponseFormat } from '../../protocol/nlweb/index.ts';
-import { isErrorCode, ERROR_TABLE } from '../../core/errors.ts';
-import type { AskStream } from '../../core/gateway-types.ts';
-import { passThroughMeta } from '../../core/run.ts';
-import type { ItemDecorator } from './actions.ts';
+import { NLWEB_VERSION, normalizeResponseFormat } from '../../../protocol/nlweb/index.ts';
+import { isErrorCode, ERROR_TABLE } from '../../../core/errors.ts';
+import type { AskStream } from '../../../core/gateway-types.ts';
+import { passThroughMeta } from '../../../core/run.ts';
+import type { ItemDecorator } from '../actions.ts';
 
 /**
  * Section 6: renders a live answer as named SSE events. `start` carries `_meta` with

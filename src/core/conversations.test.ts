@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory.ts';
+import { Conversations, cutChars } from './conversations.ts';
+import { anonymousPrincipal } from './principal.ts';
+
+const alice = anonymousPrincipal('127.0.0.1');
+const bob = anonymousPrincipal('127.0.0.2');
+const ask = (text: string, conversationId?: string) => ({ query: { text }, ...(conversationId ? { meta: { session_context: { conversation_id: conversationId } } } : {}) });
+
+describe('cutChars', () => {
+  it('keeps at most max UTF-16 units and never ends on half a surrogate pair (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.integer({ min: 0, max: 80 }), (text, max) => {
+        const cut = cutChars(text, max);
+        expect(cut.length).toBeLessThanOrEqual(max);
+        expect(text.startsWith(cut)).toBe(true);
+        expect(cut.length).toBeGreaterThanOrEqual(Math.min(text.length, max) - 1);
+        expect(/[\uD800-\uDBFF]$/.test(cut)).toBe(false);
+      }),
+    );
+  });
+});
+
+describe('Conversations', () => {
+  it('stores each query cut to maxPrevItemChars, the total within maxPrevTotalChars (property around the caps)', async () => {
+    const store = new MemoryStore();
+    const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10, maxPrevItemChars: 50, maxPrevTotalChars: 120 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 40, max: 60 }), { minLength: 1, maxLength: 6 }), async (lengths) => {
+        const id = `conv-property-${Math.random().toString(36).slice(2)}`;
+        for (const n of lengths) {
+          const turn = await conversations.begin(ask('x'.repeat(n), id), 'a', alice);
+          await conversations.finish(turn, 'a');
+        }
+        const prev = (await conversations.begin(ask('next', id), 'a', alice)).view.prev;
+        expect(prev.every((p) => p.length <= 50)).toBe(true);
+        expect(prev.map((p) => p.length)).toEqual(lengths.slice(lengths.length - prev.length).map((n) => Math.min(n, 50)));
+        expect(prev.reduce((t, p) => t + p.length, 0)).toBeLessThanOrEqual(120);
+        expect(prev.length).toBeGreaterThanOrEqual(Math.min(lengths.length, 2));
+      }),
+      { numRuns: 40 },
+    );
+    await store.close();
+  });
+
+  it('refuses a short client-chosen id before reading the store, and names the minimum', async () => {
+    const store = new MemoryStore();
+    const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10 });
+    await expect(conversations.begin(ask('q', 'short'), 'a', alice)).rejects.toMatchObject({ code: 'INVALID_QUERY', message: expect.stringContaining('at least 16') });
+    await expect(conversations.begin({ query: { text: 'q' }, meta: { session_context: { conversation_id: 42 } } }, 'a', alice)).rejects.toMatchObject({ code: 'INVALID_QUERY' });
+    await store.close();
+  });
+
+  it('one id, two owners: two conversations; aliases resolve only for the principal that bound them', async () => {
+    const store = new MemoryStore();
+    const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10 });
+    const id = 'the-same-id-for-both-0001';
+    await conversations.finish(await conversations.begin(ask('alice only', id), 'a', alice), 'a', { secret: 1 });
+    const bobs = await conversations.begin(ask('bob', id), 'a', bob);
+    expect(bobs.view).toMatchObject({ prev: [], attrs: {} });
+    expect(bobs.conversationId).toBe(id);
+    // The id adapters key upstream state by differs per owner (a legacy server's conversation_id).
+    expect(bobs.view.id).not.toBe((await conversations.begin(ask('x', id), 'a', alice)).view.id);
+    expect((await conversations.begin(ask('again', id), 'a', alice)).view).toMatchObject({ prev: ['alice only'], upstreamSession: { secret: 1 } });
+    await conversations.bindAlias('nlip', 'token-of-alice', 'conv_x', alice);
+    expect(await conversations.resolveAlias('nlip', 'token-of-alice', alice)).toBe('conv_x');
+    expect(await conversations.resolveAlias('nlip', 'token-of-alice', bob)).toBeNull();
+    await store.close();
+  });
+});
