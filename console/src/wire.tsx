@@ -12,10 +12,10 @@ function pretty(body: string | undefined): string {
   }
 }
 
-function Exchange({ ex, title }: { ex: ClientExchange | UpstreamExchange; title: string }) {
+function Exchange({ ex, title, open }: { ex: ClientExchange | UpstreamExchange; title: string; open: boolean }) {
   const status = ex.status !== undefined ? `HTTP ${ex.status}` : ex.error ? 'failed' : 'waiting…';
   return (
-    <details class="exchange" open>
+    <details class="exchange" open={open}>
       <summary>
         <span class="ex-title">{title}</span> <code>{ex.method} {ex.url}</code> <span class="ex-status">{status}</span>
       </summary>
@@ -34,7 +34,7 @@ export function WireView({ turn, inProcess }: { turn: TurnView; inProcess: boole
       <div class="wire wire-client">
         <h3>Client wire <small>(browser ↔ gateway)</small></h3>
         {turn.exchanges.map((ex, i) => (
-          <Exchange key={i} ex={ex} title={`#${i + 1}`} />
+          <Exchange key={i} ex={ex} title={`#${i + 1}`} open={i === 0 || i === turn.exchanges.length - 1} />
         ))}
       </div>
       <div class="wire wire-upstream">
@@ -46,7 +46,7 @@ export function WireView({ turn, inProcess }: { turn: TurnView; inProcess: boole
         ) : turn.upstream.length === 0 ? (
           <p class="note">No upstream exchange was captured for this call.</p>
         ) : (
-          turn.upstream.map((ex, i) => <Exchange key={ex.id} ex={ex} title={`${ex.agent} #${i + 1}`} />)
+          turn.upstream.map((ex, i, all) => <Exchange key={ex.id} ex={ex} title={`${ex.agent} #${i + 1}`} open={i === 0 || i === all.length - 1} />)
         )}
       </div>
     </section>

@@ -33,7 +33,8 @@ export function createConsole(config: GatewayConfig, gateway: Gateway): Console 
     gateway,
     ring,
     requireAuth,
-    authConfigured: requireAuth.size > 0,
+    // With an `auth` section (API keys, JWT issuers: src/edge) the console offers an API key field.
+    authConfigured: requireAuth.size > 0 || (config as { auth?: unknown }).auth !== undefined,
     ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
   });
   return { routes, marker: captureMarker(ring), ring, close: unsubscribe };
