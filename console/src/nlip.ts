@@ -62,7 +62,12 @@ export async function runNlip(agent: string, text: string, conv: ConversationSta
     const next = cancel
       ? { messagetype: 'control', format: 'text', subformat: 'english', content: 'cancel', submessages: [token] }
       : { format: 'text', subformat: 'english', content: 'checkin', submessages: [token] };
-    const outcome = apply((await send(agent, next, hooks)).reply, conv, hooks);
+    const { reply } = await send(agent, next, hooks);
+    const outcome = apply(reply, conv, hooks);
     promise = outcome.promise;
+    // The reply to a cancel is the promise's end, whatever words it uses: show it as cancelled.
+    if (cancel && !promise) hooks.update({ status: 'cancelled', failure: { code: errorCode(reply) ?? 'CANCELLED', message: typeof reply.content === 'string' ? reply.content : '' } });
   }
 }
+
+const errorCode = (reply: any): string | undefined => (Array.isArray(reply?.submessages) ? reply.submessages.find((p: Part) => p.format === 'error')?.content : undefined);

@@ -98,6 +98,8 @@ export async function runNlwebShaped(transport: NlwebTransport, agent: string, a
     if (next?._meta?.response_type === 'promise') next.promise = { token, ...next.promise };
     resp = next;
     outcome = applyNlweb(resp, conv, hooks);
+    // A webtool reports a cancelled promise as an error of its own: the user asked, so it is cancelled.
+    if (action === 'cancel' && outcome === 'failure') hooks.update({ status: 'cancelled' });
     if (outcome === 'promise' && !cancel) await Promise.race([sleep(300, hooks.signal), hooks.cancelled]);
   }
 }

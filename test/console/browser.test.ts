@@ -140,6 +140,22 @@ describe('console in a browser', () => {
     await page.close();
   }, 60_000);
 
+  for (const protocol of ['nlip', 'mcp', 'webtool']) {
+    it(`shows the promise and cancels it over ${protocol}`, async () => {
+      const page = await openConsole();
+      const text = `slow:30000 cancel over ${protocol}`;
+      await ask(page, 'slow', protocol, text);
+      await waitStatus(page, 0, 'Working (promise)');
+      await turn(page, 0).getByRole('button', { name: 'Cancel' }).click();
+      await waitStatus(page, 0, 'Cancelled');
+      // the webtool binding reports the cancel as its own error (INTERNAL_ERROR "The promise was cancelled")
+      await expect(turn(page, 0).locator('.failure').textContent()).resolves.toMatch(/CANCELLED|cancelled/);
+      const call = scriptedCalls.find((c) => c.request.query.text === text);
+      await expect.poll(() => call?.aborted, { timeout: 10_000 }).toBe(true);
+      await page.close();
+    }, 60_000);
+  }
+
   it('turns an elicitation into a form whose answers continue the call', async () => {
     const page = await openConsole();
     await ask(page, 'slow', 'nlweb-json', 'elicit me a dinner');
