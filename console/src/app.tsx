@@ -97,6 +97,8 @@ export function App() {
     setQuery('');
     await runTurn(protocol, agent, text, conv.current, hooks, answers);
     if (view.status === 'running') set({ status: 'done' });
+    // A 401 anywhere means the gateway wants a credential: offer the API key field.
+    if (view.exchanges.some((e) => e.status === 401)) setAuthConfigured(true);
     setBusy(false);
     cancelRef.current = null;
     const current = agents?.find((a) => a.name === agent);
