@@ -27,6 +27,7 @@ beforeAll(async () => {
         { name: 'recipes', kind: 'catalog', description: 'Bundled recipes', file: 'examples/catalog/recipes.jsonl' },
         { name: 'nlipper', kind: 'nlip', description: 'An NLIP agent', url: upstream.url, headers: { Authorization: 'Bearer upstream-secret' } },
         { name: 'slow', kind: 'scripted', description: 'A slow scripted agent', promiseAfterMs: 300 },
+        { name: 'locked', kind: 'scripted', description: 'Needs credentials', requireAuth: true },
       ],
     },
     { adapters: [...builtinAdapters, scriptedAdapter] },
@@ -192,6 +193,20 @@ describe('console in a browser', () => {
     expect(text).toContain('[redacted]');
     expect(text).not.toContain('upstream-secret');
     await screenshot(page, 'wires');
+    await page.close();
+  });
+
+  it('asks for an API key when the gateway wants one, sends it as Bearer and keeps it only in sessionStorage', async () => {
+    const page = await openConsole();
+    await ask(page, 'locked', 'nlweb-json', 'count:1 locked door');
+    await waitStatus(page, 0, 'Failed');
+    const key = page.getByLabel(/API key/);
+    await key.fill('console-test-key-0123456789');
+    await ask(page, 'locked', 'nlweb-json', 'count:1 with a key');
+    await waitStatus(page, 1, 'Answered');
+    expect(await turn(page, 1).locator('.wire-client pre').first().textContent()).toContain('Authorization: Bearer [hidden]');
+    expect(await page.evaluate(() => Object.values(sessionStorage))).toContain('console-test-key-0123456789');
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('console-test-key');
     await page.close();
   });
 
