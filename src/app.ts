@@ -11,6 +11,7 @@ import { reportError } from './bindings/report.ts';
 import { GatewayError } from './core/errors.ts';
 import { createEdge } from './edge/index.ts';
 import { createGateway } from './core/gateway.ts';
+import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
 import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './core/logger.ts';
@@ -120,6 +121,13 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     });
   }
 
+  // The web console (src/console): its capture marker runs before the bindings, after the edge.
+  const webConsole = consoleEnabled(config) ? createConsole(config, gateway) : undefined;
+  if (webConsole) {
+    app.use('*', webConsole.marker);
+    app.route('/', webConsole.routes);
+  }
+
   for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
   for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
 
@@ -140,6 +148,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
       draining = true;
     },
     close: async () => {
+      webConsole?.close();
       await gateway.close();
       if (ownStore) await store.close();
       telemetry.close();

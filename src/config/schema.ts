@@ -144,6 +144,14 @@ export const DefaultsSchema = z
   })
   .strict();
 
+/** The `console` section: the web console at /console (issue 14). */
+export const ConsoleConfigSchema = z
+  .object({
+    /** Serve the console; default: only when `server.host` is a loopback address. */
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
 /** A whole gateway config file (config/gateway.yaml). Agent entries are checked by their adapter too. */
 export const GatewayConfigSchema = z
   .object({
@@ -152,6 +160,7 @@ export const GatewayConfigSchema = z
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
     auth: AuthConfigSchema.optional(),
+    console: ConsoleConfigSchema.default({}),
     defaultAgent: z.string().optional(),
     agents: z.array(CommonAgentSchema.loose()).min(1, 'at least one agent is needed'),
   })

@@ -1,0 +1,89 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { callerOf } from '../bindings/credentials.ts';
+import type { Gateway } from '../core/gateway-types.ts';
+import { consoleAgents } from './agents.ts';
+import { loadConsoleAssets, type ConsoleAssets } from './bundle.ts';
+import type { CaptureRing } from './capture.ts';
+import { CONSOLE_PAGE } from './page.ts';
+
+/** The request header by which the console asks for its call's upstream exchanges to be kept. */
+export const CAPTURE_HEADER = 'x-nlgate-capture';
+
+/** No inline script or style, nothing from elsewhere but result images (issue 14: strict CSP). */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https: http:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface ConsoleRoutesOptions {
+  gateway: Gateway;
+  ring: CaptureRing;
+  /** Agents configured with `requireAuth`. */
+  requireAuth: ReadonlySet<string>;
+  publicUrl?: string;
+  /** Whether callers must present credentials at the edge (API keys or JWT configured). */
+  authConfigured: boolean;
+}
+
+/** Marks requests carrying `X-Nlgate-Capture: 1` for capture, owned by the calling principal. */
+export function captureMarker(ring: CaptureRing): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.header(CAPTURE_HEADER) === '1') {
+      const { principal, requestId } = callerOf(c);
+      ring.mark(requestId, principal.id);
+    }
+    await next();
+  };
+}
+
+/** The console: the page and its assets, and `/console/api/*` (agents, session, wire). */
+export function consoleRoutes(opts: ConsoleRoutesOptions): Hono {
+  const app = new Hono();
+  let assets: Promise<ConsoleAssets> | undefined;
+  const getAssets = () => (assets ??= loadConsoleAssets().catch((err) => ((assets = undefined), Promise.reject(err))));
+  void getAssets().catch(() => undefined); // built at start-up, not on the first visit
+
+  app.use('/console/*', async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', CONSOLE_CSP);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', 'no-store');
+  });
+  const page = (c: Parameters<MiddlewareHandler>[0]) => {
+    c.header('Content-Security-Policy', CONSOLE_CSP);
+    return c.html(CONSOLE_PAGE);
+  };
+  app.get('/console', page);
+  app.get('/console/', page);
+  app.get('/console/assets/app.js', async (c) => {
+    const { js } = await getAssets();
+    return c.body(js, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+  });
+  app.get('/console/assets/styles.css', async (c) => {
+    const { css } = await getAssets();
+    return c.body(css, 200, { 'Content-Type': 'text/css; charset=utf-8' });
+  });
+  app.get('/console/api/session', (c) => {
+    const { principal } = callerOf(c);
+    return c.json({ principal: { name: principal.name, verified: principal.verified }, authConfigured: opts.authConfigured });
+  });
+  app.get('/console/api/agents', async (c) => {
+    const base = opts.publicUrl?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
+    return c.json({ agents: await consoleAgents(opts.gateway, base, opts.requireAuth) });
+  });
+  app.get('/console/api/wire/:requestId', (c) => {
+    const { principal } = callerOf(c);
+    const exchanges = opts.ring.get(c.req.param('requestId'), principal.id);
+    if (!exchanges) return c.json({ error: { code: 'NOT_FOUND', message: 'No capture for this request id' } }, 404);
+    return c.json({ requestId: c.req.param('requestId'), exchanges });
+  });
+  app.all('/console/api/*', (c) => c.json({ error: { code: 'NOT_FOUND', message: `No console route for ${c.req.method} ${c.req.path}` } }, 404));
+  return app;
+}
