@@ -23,6 +23,8 @@ beforeAll(async () => {
   upstream = await startNlipTestAgent();
   gw = await startGateway(
     {
+      // With an auth section, a presented key must be a configured one (the edge verifies it).
+      auth: { apiKeys: [{ principal: 'console-user', key: 'console-test-key-0123456789' }] },
       agents: [
         { name: 'recipes', kind: 'catalog', description: 'Bundled recipes', file: 'examples/catalog/recipes.jsonl' },
         { name: 'nlipper', kind: 'nlip', description: 'An NLIP agent', url: upstream.url, headers: { Authorization: 'Bearer upstream-secret' } },
