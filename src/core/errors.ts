@@ -34,7 +34,7 @@ export const ERROR_TABLE = Object.freeze({
   RATE_LIMITED: { http: 429, nlweb: 'RATE_LIMITED', webtool: 'RATE_LIMIT', jsonrpc: -32000, a2a: 'InternalError' },
   TIMEOUT: { http: 504, nlweb: 'TIMEOUT', webtool: 'INTERNAL_ERROR', jsonrpc: -32001, a2a: 'InternalError' },
   TOKEN_LIMIT: { http: 200, nlweb: 'TOKEN_LIMIT', webtool: 'INTERNAL_ERROR', jsonrpc: -32603, a2a: 'InternalError' },
-  CANCELLED: { http: 200, nlweb: 'CANCELLED', webtool: 'INTERNAL_ERROR', jsonrpc: -32800, a2a: 'InternalError' },
+  CANCELLED: { http: 200, nlweb: 'CANCELLED', webtool: 'CANCELLED', jsonrpc: -32800, a2a: 'InternalError' },
   PROMISE_NOT_FOUND: { http: 200, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'TaskNotFoundError' },
   AGENT_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'WEBTOOL_NOT_FOUND', jsonrpc: -32602, a2a: 'RequestMalformedError' },
   TOOL_NOT_FOUND: { http: 404, nlweb: 'INVALID_QUERY', webtool: 'SCHEMA_ERROR', jsonrpc: -32602, a2a: 'UnsupportedOperationError' },

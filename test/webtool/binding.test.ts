@@ -82,6 +82,15 @@ describe('webtool binding', () => {
     expect(done.body.data.results).toHaveLength(2);
   });
 
+  it('regression: cancelling a promise through the await action is a CANCELLED error (422), not an internal error (500)', async () => {
+    const url = `${gw.url}/webtools/bot`;
+    const first = await post(url, { action: 'ask', request: { query: { text: 'slow:2000 count:1' } } });
+    const token = first.body.data.promise.token as string;
+    const cancelled = await post(url, { action: 'await', request: { promise_token: token, action: 'cancel' } });
+    expect(cancelled.status).toBe(422);
+    expect(cancelled.body).toMatchObject({ status: 'error', error: { code: 'CANCELLED' } });
+  });
+
   it('NO_RESULTS is a normal outcome: status ok with the failure in data', async () => {
     const r = await post(`${gw.url}/webtools/bot`, { action: 'ask', request: { query: { text: 'fail' } } });
     expect(r.status).toBe(200);
