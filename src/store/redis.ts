@@ -13,6 +13,7 @@ import type { Logger } from '../core/logger.ts';
 import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
+import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
@@ -51,11 +52,7 @@ export class RedisStore implements Store {
   private readonly gate: ReadyGate;
   private readonly log: Logger | undefined;
   private readonly channel: string;
-  private readonly handlers = new Set<(token: string) => void>();
-  /** Topic handlers by full channel name (Store.onTopic). */
-  private readonly topicHandlers = new Map<string, Set<(message: string) => void>>();
-  private subscriber: Client | undefined;
-  private subscribing: Promise<void> | undefined;
+  private readonly subscriptions: RedisSubscriptions;
   private readonly unwatch: Array<() => void> = [];
   private closed = false;
 
@@ -75,6 +72,13 @@ export class RedisStore implements Store {
     this.scripts = defineScripts(this.client);
     this.gate = new ReadyGate(this.client, this.tuning.connectTimeoutMs);
     this.channel = `${this.prefix}cancel`;
+    this.subscriptions = new RedisSubscriptions({
+      client: this.client,
+      cancelChannel: this.channel,
+      connectTimeoutMs: this.tuning.connectTimeoutMs,
+      log: this.log,
+      watch: (client, role) => this.watch(client, role),
+    });
   }
 
   // ---- keys (all under the prefix) ----
@@ -180,88 +184,20 @@ export class RedisStore implements Store {
     await this.run(() => this.client.publish(this.channel, token));
   }
 
-  async onCancel(handler: (token: string) => void): Promise<() => Promise<void>> {
-    this.handlers.add(handler);
-    try {
-      await this.subscribe();
-    } catch (err) {
-      this.handlers.delete(handler);
-      throw toStoreError(err);
-    }
-    return async () => {
-      this.handlers.delete(handler);
-    };
+  onCancel(handler: (token: string) => void): Promise<() => Promise<void>> {
+    return this.subscriptions.onCancel(handler);
   }
 
   async publishTopic(topic: string, message: string): Promise<void> {
     await this.run(() => this.client.publish(this.topicChannel(topic), message));
   }
 
-  async onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>> {
-    const channel = this.topicChannel(topic);
-    const set = this.topicHandlers.get(channel) ?? new Set();
-    set.add(handler);
-    this.topicHandlers.set(channel, set);
-    const drop = async () => {
-      set.delete(handler);
-      if (set.size > 0 || this.topicHandlers.get(channel) !== set) return;
-      this.topicHandlers.delete(channel);
-      await this.subscriber?.unsubscribe(channel).catch(() => undefined);
-    };
-    try {
-      await this.subscribe();
-      await this.subscriber!.subscribe(channel);
-    } catch (err) {
-      await drop();
-      throw toStoreError(err);
-    }
-    return drop;
+  onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>> {
+    return this.subscriptions.onTopic(this.topicChannel(topic), handler);
   }
 
   private topicChannel(topic: string): string {
     return `${this.prefix}topic:${topic}`;
-  }
-
-  /** Opens the subscriber connection once; ioredis re-subscribes it after every reconnect. */
-  private subscribe(): Promise<void> {
-    if (this.closed) return Promise.reject(storeUnavailable());
-    if (!this.subscriber) {
-      const sub = this.client.duplicate();
-      this.subscriber = sub;
-      this.watch(sub, 'subscriber');
-      sub.on('message', (channel: string, token: string) => {
-        const topic = this.topicHandlers.get(channel);
-        if (topic) {
-          for (const handler of topic) {
-            try {
-              handler(token);
-            } catch (err) {
-              this.log?.warn({ err }, 'topic handler failed');
-            }
-          }
-          return;
-        }
-        if (channel !== this.channel) return;
-        for (const handler of this.handlers) {
-          try {
-            handler(token);
-          } catch (err) {
-            this.log?.warn({ err }, 'cancel handler failed');
-          }
-        }
-      });
-    }
-    const sub = this.subscriber;
-    this.subscribing ??= new ReadyGate(sub, this.tuning.connectTimeoutMs)
-      .wait()
-      .then(async () => {
-        await sub.subscribe(this.channel);
-      })
-      .catch((err: unknown) => {
-        this.subscribing = undefined;
-        throw err;
-      });
-    return this.subscribing;
   }
 
   // ---- conversations ----
@@ -341,8 +277,8 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.handlers.clear();
-    const conns = [...(this.subscriber ? [this.subscriber] : []), ...(this.ownsClient ? [this.client] : [])];
+    const subscriber = this.subscriptions.close();
+    const conns = [...(subscriber ? [subscriber] : []), ...(this.ownsClient ? [this.client] : [])];
     await Promise.all(conns.map((c) => (c.status === 'ready' ? c.quit().then(() => undefined, () => c.disconnect()) : c.disconnect())));
     // A caller's client stays open: leave it as it was given, without our listeners.
     if (!this.ownsClient) this.unwatch.forEach((dispose) => dispose());
