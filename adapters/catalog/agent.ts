@@ -1,3 +1,4 @@
+import { abortableDelay } from '../../src/core/delay.ts';
 import type { Agent, AgentDescription, CallContext } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest, ResultItem } from '../../src/protocol/nlweb/index.ts';
@@ -173,17 +174,4 @@ export class CatalogAgent implements Agent {
     const out = Object.fromEntries(Object.entries({ ...lead, ...rest, grounding }).filter(([, v]) => v !== undefined));
     return out as ResultItem;
   }
-}
-
-/** Resolves after `ms`, or as soon as the call is cancelled (a cancelled demo delay must not hold the replica). */
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -2,6 +2,7 @@ import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nl
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { AdapterFactory, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
+import { publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { collectEvents, type Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
@@ -49,7 +50,6 @@ export interface GatewayOptions {
   upstreamLimits?: UpstreamLimits;
 }
 
-const MAX_TOOL_NAME = 64;
 
 /** Builds the protocol core and starts its background work (cancel listener, lease sweeper). */
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
@@ -182,21 +182,7 @@ class GatewayCore implements Gateway {
   }
 
   async listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
-    const names = agent !== undefined ? [this.registry.get(agent).config.name] : this.registry.names();
-    const qualify = this.registry.names().length > 1;
-    const lists = await Promise.all(
-      names.map(async (name) => {
-        const own = session ? await this.registry.get(name).agent.toolsFor?.(session).catch(() => undefined) : undefined;
-        const tools = own ?? (await this.registry.describe(name).catch(() => undefined))?.tools ?? [];
-        return tools.map((t) => ({
-          ...t,
-          agent: name,
-          toolName: t.name,
-          name: (qualify ? `${name}__${t.name}` : t.name).slice(0, MAX_TOOL_NAME),
-        }));
-      }),
-    );
-    return lists.flat();
+    return publishTools(this.registry, agent, session);
   }
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {

@@ -8,7 +8,8 @@ import { newToken } from './ids.ts';
 import type { Logger } from './logger.ts';
 import { unknownPromise } from './ownership.ts';
 import { retryStoreWrite } from './store-retry.ts';
-import { failureFromError, failureResponse, promiseResponse, withSessionContext } from './responses.ts';
+import { asPromise, present } from './promise-responses.ts';
+import { failureFromError, failureResponse } from './responses.ts';
 
 /** Lease value for promises no replica runs (upstream promises: check-ins are forwarded). */
 const NO_LEASE = Number.MAX_SAFE_INTEGER;
@@ -342,19 +343,4 @@ export class PromiseService {
       return 0;
     }
   }
-}
-
-/** 4.1.2 The promise state of `record` as a response, with the latest progress known. */
-function asPromise(record: PromiseRecord, state: { estimatedTime?: number | undefined; message?: string | undefined; progress?: number | undefined }): CanonicalResponse {
-  return promiseResponse({
-    token: record.token,
-    ...(state.estimatedTime !== undefined ? { estimated_time: state.estimatedTime } : {}),
-    ...(state.message ? { message: state.message } : {}),
-    ...(state.progress !== undefined ? { progress: state.progress } : {}),
-  });
-}
-
-/** Every /await answer carries its conversation (`_meta.session_context`), like the /ask that made it. */
-function present(record: PromiseRecord, response: CanonicalResponse): CanonicalResponse {
-  return record.conversationId ? withSessionContext(response, Conversations.sessionContext(record.conversationId)) : response;
 }

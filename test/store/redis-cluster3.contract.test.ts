@@ -11,7 +11,7 @@ import { runStoreContract } from '../../src/store/contract.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis } from '../support/redis.ts';
 import { startRedisCluster, type RedisClusterSet } from '../support/redis-cluster.ts';
-import { countKeys, deleteKeys } from '../support/redis-keys.ts';
+import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
 describeOwnRedis('RedisStore on a three-master Redis Cluster', () => {
   let cluster: RedisClusterSet;
@@ -23,28 +23,8 @@ describeOwnRedis('RedisStore on a three-master Redis Cluster', () => {
   });
 
   const masters = () => cluster.admin.nodes('master') as unknown as Redis[];
-  const count = async (prefix: string) => (await Promise.all(masters().map((m) => countKeys(m, prefix)))).reduce((a, b) => a + b, 0);
 
-  runStoreContract('redis cluster (3 masters)', async () => {
-    const prefix = `nlgate-c3-${randomBytes(6).toString('hex')}:`;
-    const stores: RedisStore[] = [];
-    const open = async (): Promise<RedisStore> => {
-      const store = new RedisStore({ url: cluster.url, prefix, log: silentLogger });
-      stores.push(store);
-      await store.ping();
-      return store;
-    };
-    const store = await open();
-    return {
-      store,
-      peer: open,
-      keyCount: () => count(prefix),
-      cleanup: async () => {
-        await Promise.all(stores.map((s) => s.close()));
-        await Promise.all(masters().map((m) => deleteKeys(m, prefix)));
-      },
-    };
-  });
+  runStoreContract('redis cluster (3 masters)', redisContractTarget(() => cluster.url, masters, 'c3'));
 
   it('promise keys land on every master', async () => {
     const prefix = `nlgate-spread-${randomBytes(4).toString('hex')}:`;

@@ -31,7 +31,9 @@ export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
  * prefix per case isolates it, `peer()` opens a second replica on the same backend, `keyCount`
  * counts exactly this case's keys, and cleanup closes the stores and deletes the keys.
  */
-export function redisContractTarget(url: () => string, admin: () => Redis, tag: string) {
+export function redisContractTarget(url: () => string, admin: () => Redis | Redis[], tag: string) {
+  // A multi-master cluster has its keys on several nodes: count and delete on each.
+  const nodes = (): Redis[] => [admin()].flat();
   return async () => {
     const prefix = `nlgate-${tag}-${randomBytes(6).toString('hex')}:`;
     const stores: RedisStore[] = [];
@@ -45,10 +47,10 @@ export function redisContractTarget(url: () => string, admin: () => Redis, tag: 
     return {
       store,
       peer: open,
-      keyCount: () => countKeys(admin(), prefix),
+      keyCount: async () => (await Promise.all(nodes().map((n) => countKeys(n, prefix)))).reduce((a, b) => a + b, 0),
       cleanup: async () => {
         await Promise.all(stores.map((s) => s.close()));
-        await deleteKeys(admin(), prefix);
+        await Promise.all(nodes().map((n) => deleteKeys(n, prefix)));
       },
     };
   };

@@ -1,3 +1,4 @@
+import { abortableDelay } from '../../core/delay.ts';
 import { z } from 'zod';
 import {
   ProtocolError,
@@ -68,17 +69,6 @@ export function stateOf(response: CanonicalResponse): TaskState {
 
 const unknownTask = () => new ProtocolError(-32602, 'Unknown or expired task id');
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * MCP tasks (2025-11-25 "Tasks", experimental) over the gateway's promises (NLWeb 4.1.2/4.2): a
@@ -120,7 +110,7 @@ export class McpTasks {
       const started = Date.now();
       response = await this.gateway.await({ promise_token: taskId, action: 'checkin', wait_ms: LONG_POLL_MS }, callOptions(call, signal));
       if (!isPromise(response)) break;
-      await sleep(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
+      await abortableDelay(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
     }
     await this.observe(taskId, record, response);
     // The core's /await answers carry their conversation (`_meta.session_context`) themselves.
