@@ -34,13 +34,13 @@ function childrenOf(pid: number): number[] {
 }
 
 /** Starts `nlgate serve` with `config` on a free port; resolves when every worker listens. */
-export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}): Promise<BenchGateway> {
+export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchGateway> {
   const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
   const compiled = join(ROOT, 'dist/cli.js');
   const [args, runner] = existsSync(compiled)
-    ? [[compiled, 'serve', '--config', file], 'dist/cli.js']
-    : [['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--config', file], 'tsx src/cli.ts'];
+    ? [[...nodeArgs, compiled, 'serve', '--config', file], 'dist/cli.js']
+    : [[...nodeArgs, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--config', file], 'tsx src/cli.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },

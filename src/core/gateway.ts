@@ -11,7 +11,7 @@ import type { AgentEvent } from './events.ts';
 import { followUpstreamPromises } from './follow.ts';
 import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
 import { newRequestId, newToken } from './ids.ts';
-import type { Logger } from './logger.ts';
+import { lazyChild, type Logger } from './logger.ts';
 import type { Principal } from './principal.ts';
 import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
@@ -275,7 +275,7 @@ class GatewayCore implements Gateway {
     const ctx: CallContext = {
       signal: controller.signal,
       requestId,
-      log: this.log.child({ agent: entry.config.name, requestId }),
+      log: lazyChild(this.log, { agent: entry.config.name, requestId }),
       ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn, k, v) } : {}),
       ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
       ...(opts.client ? { client: opts.client } : {}),

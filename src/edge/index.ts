@@ -10,7 +10,7 @@ import type { Binding } from '../bindings/types.ts';
 import type { AuthConfig } from '../config/auth-schema.ts';
 import type { Limits, ServerConfig } from '../config/schema.ts';
 import { GatewayError, toGatewayError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { unredactedChild, type Logger } from '../core/logger.ts';
 import { anonymousPrincipal, type Principal } from '../core/principal.ts';
 import { windowSeconds, wrapLimiter } from '../store/limiter.ts';
 import type { Store } from '../store/store.ts';
@@ -70,6 +70,8 @@ export function createEdge(opts: EdgeOptions): Edge {
     new RateLimiterMemory({ keyPrefix: 'gateway', points: limits.gatewayRateLimit.requests, duration: windowSeconds(limits.gatewayRateLimit.windowMs) }),
   );
   const publicUrl = server.publicUrl?.replace(/\/+$/, '');
+  // Access lines hold no secret by construction (access-log.ts), so they skip redaction.
+  const accessLog = unredactedChild(log);
 
   const middleware: MiddlewareHandler = async (c, next) => {
     const startedAt = performance.now();
@@ -112,7 +114,7 @@ export function createEdge(opts: EdgeOptions): Edge {
       if (gwErr.code === 'INTERNAL_ERROR') log.error({ requestId: c.get('requestId'), err: String(err), stack: (err as Error)?.stack }, 'edge error');
       c.res = refuse(gwErr);
     } finally {
-      logAccess(log, c, route, startedAt, server.logQueries);
+      logAccess(accessLog, c, route, startedAt, server.logQueries);
     }
   };
 

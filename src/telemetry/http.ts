@@ -59,7 +59,8 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
       if (span) endServerSpan(span, route, status, cancelled);
     };
     const res = c.res;
-    if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // The content type first: reading `body` of @hono/node-server's lightweight Response builds a web one.
+    if (res.headers.get('content-type')?.startsWith('text/event-stream') && res.body) {
       metrics.openStreams.inc({ protocol });
       c.res = new Response(
         watchBody(res.body, (cancelled) => {

@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../body-limit.ts';
 import { AgentCard } from '@a2a-js/sdk';
 import { toGatewayError } from '../../core/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';

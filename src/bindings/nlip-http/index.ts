@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../body-limit.ts';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { reportError } from '../report.ts';
 import { parseNlipText, toWire } from '../../protocol/nlip/index.ts';

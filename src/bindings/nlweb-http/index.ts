@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../body-limit.ts';
 import { AskRequestSchema, AwaitRequestSchema, requestedWireVersion } from '../../protocol/nlweb/index.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { reportError } from '../report.ts';

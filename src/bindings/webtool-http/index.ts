@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../body-limit.ts';
 import { reportError } from '../report.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { isSemver, parseExecutionRequest } from '../../protocol/webtool/index.ts';
