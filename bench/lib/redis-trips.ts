@@ -1,24 +1,38 @@
-import { Redis } from 'ioredis';
+import { connect } from 'node:net';
 
 /**
- * Counts the commands clients send to Redis while `fn` runs `n` times, through MONITOR. Commands a
- * Lua script runs inside Redis are reported with source "lua" and are not round trips: they are
- * left out, so the figure is what crosses the network.
+ * Counts the commands clients send to Redis while `fn` runs `n` times, through MONITOR on a plain
+ * socket (ioredis' monitor mode trips over its own ready check: "Command queue state error").
+ * Commands a Lua script runs inside Redis are reported with source "lua" and are not round trips:
+ * they are left out, so the figure is what crosses the network.
  */
 export async function roundTripsPer(url: string, n: number, fn: () => Promise<unknown>): Promise<{ perCall: number; byCommand: Record<string, number> }> {
   await fn(); // loads the Lua scripts (EVALSHA misses) outside the measurement
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port || 6379), hostname);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   const counts: Record<string, number> = {};
-  const monitorClient = new Redis(url);
-  const monitor = await monitorClient.monitor();
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source === 'lua') return;
-    const name = args[0]!.toLowerCase();
-    counts[name] = (counts[name] ?? 0) + 1;
+  let buffered = '';
+  let started!: () => void;
+  const ok = new Promise<void>((r) => (started = r));
+  socket.on('data', (d: Buffer) => {
+    buffered += d.toString('utf8');
+    const lines = buffered.split('\r\n');
+    buffered = lines.pop()!;
+    for (const line of lines) {
+      if (line === '+OK') started();
+      // +1700000000.123456 [0 127.0.0.1:5555] "evalsha" "..." — or [0 lua] for a script's commands.
+      const m = line.match(/^\+[\d.]+ \[\d+ ([^\]]+)\] "([^"]+)"/);
+      if (!m || m[1] === 'lua') continue;
+      const name = m[2]!.toLowerCase();
+      counts[name] = (counts[name] ?? 0) + 1;
+    }
   });
+  socket.write('MONITOR\r\n');
+  await ok;
   for (let i = 0; i < n; i++) await fn();
   await new Promise((r) => setTimeout(r, 100));
-  monitor.disconnect();
-  monitorClient.disconnect();
+  socket.destroy();
   const byCommand = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n]));
   return { perCall: Object.values(byCommand).reduce((a, b) => a + b, 0), byCommand };
 }

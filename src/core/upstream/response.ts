@@ -106,7 +106,7 @@ export class UpstreamResponse {
       const mapped = err instanceof SseEventTooLargeError ? tooLargeError(this.bc.agent, 'event', this.bc.maxEventBytes) : bodyError(err, this.bc.agent, this.bc.signal);
       this.fail(mapped);
     } finally {
-      this.drop();
+      this.release();
     }
   }
 
@@ -137,6 +137,27 @@ export class UpstreamResponse {
     this.drop();
   }
 
+  /**
+   * Done with the body before its end (the answer is complete): what is still on its way is read
+   * and discarded so that undici keeps the keep-alive connection (an NLWeb stream ends right after
+   * `complete`); an upstream that goes on sending is dropped after DRAIN_BYTES or DRAIN_MS.
+   * Destroying at once cost a new connection and an AbortError with its stack trace per streamed
+   * call (`npm run bench:profile nlweb-sse`).
+   */
+  private release(): void {
+    const body = this.body;
+    if (body.destroyed || body.readableEnded) return;
+    let left = DRAIN_BYTES;
+    const timer = setTimeout(() => this.drop(), DRAIN_MS);
+    timer.unref();
+    body.on('error', ignore);
+    body.once('close', () => clearTimeout(timer));
+    body.on('data', (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) this.drop();
+    });
+  }
+
   /** Destroys the body; undici then reports an abort on it, which is expected here and ignored. */
   private drop(): void {
     if (this.body.destroyed) return;
@@ -159,11 +180,14 @@ export class UpstreamResponse {
       }
     } catch (err) {
       this.fail(bodyError(err, this.bc.agent, this.bc.signal));
+    } finally {
+      this.release();
     }
   }
 
+  /** The body's chunks, counted; leaving early does not destroy the body (see `release`). */
   private async *counted(): AsyncGenerator<Buffer> {
-    for await (const chunk of this.body as AsyncIterable<Buffer>) {
+    for await (const chunk of this.body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       this.count(chunk);
       yield chunk;
     }
@@ -193,6 +217,10 @@ export class UpstreamResponse {
 }
 
 const ignore = (): void => undefined;
+
+/** What `release` reads past the end of an answer before it drops the connection instead. */
+const DRAIN_BYTES = 64 * 1024;
+const DRAIN_MS = 1000;
 
 /** Index just past the last blank line (`\n\n` or `\r\n\r\n`) in a chunk, or -1. */
 function lastBlankLine(chunk: Buffer): number {
