@@ -1,5 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Context as OtelContext, type Span } from '@opentelemetry/api';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ServerResponse } from 'node:http';
 import { routePath } from 'hono/route';
 import { agentLabel, outcomeOfStatus, protocolOf, routeLabel } from './labels.ts';
 import type { GatewayMetrics } from './metrics.ts';
@@ -62,17 +63,31 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
     // The content type first: reading `body` of @hono/node-server's lightweight Response builds a web one.
     if (res.headers.get('content-type')?.startsWith('text/event-stream') && res.body) {
       metrics.openStreams.inc({ protocol });
-      c.res = new Response(
-        watchBody(res.body, (cancelled) => {
-          metrics.openStreams.dec({ protocol });
-          finish(cancelled);
-        }),
-        res,
-      );
+      const done = (cancelled: boolean) => {
+        metrics.openStreams.dec({ protocol });
+        finish(cancelled);
+      };
+      // On Node the response's own events tell the end (no second stream around the body); in
+      // process (`app.request`), the body is watched instead.
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      if (outgoing) onResponseEnd(outgoing, done);
+      else c.res = new Response(watchBody(res.body, done), { status: res.status, headers: res.headers });
     } else {
       finish(false);
     }
   };
+}
+
+/** Calls `done` once: when the response was written to its end (false) or its connection closed first (true). */
+function onResponseEnd(outgoing: ServerResponse, done: (cancelled: boolean) => void): void {
+  let ended = false;
+  const end = (cancelled: boolean) => {
+    if (ended) return;
+    ended = true;
+    done(cancelled);
+  };
+  outgoing.once('finish', () => end(false));
+  outgoing.once('close', () => end(!outgoing.writableFinished));
 }
 
 /** Passes a response body through, calling `done` once: at its end (false) or when the client left (true). */

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { streamSSE } from 'hono/streaming';
+import { sseResponse } from '../../sse-stream.ts';
 import type { CanonicalResponse } from '../../../protocol/nlweb/index.ts';
 import type { GatewayError } from '../../../core/errors.ts';
 import type { AskStream } from '../../../core/gateway-types.ts';
@@ -12,7 +12,7 @@ import type { NlwebWire, StreamRendering } from './wire.ts';
 
 /** Streams v0.54 frames as unnamed `data:` lines (v0.54 8.4: the client ignores event names). */
 function renderV054Sse(c: Context, live: AskStream, r: StreamRendering): Response {
-  return streamSSE(c, async (sse) => {
+  return sseResponse(c, async (sse) => {
     sse.onAbort(() => r.abort.abort());
     const frames = v054Frames(live.events, { sessionContext: live.sessionContext, format: r.format, decorate: r.decorate });
     for await (const frame of frames) {

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { sseResponse } from '../../sse-stream.ts';
 import { NLWEB_VERSION, normalizeResponseFormat } from '../../../protocol/nlweb/index.ts';
 import { isErrorCode, ERROR_TABLE } from '../../../core/errors.ts';
 import type { AskStream } from '../../../core/gateway-types.ts';
@@ -14,7 +14,7 @@ import type { ItemDecorator } from '../actions.ts';
  */
 export function renderSse(c: Context, live: AskStream, format: string | undefined, abort: AbortController, decorate: ItemDecorator): Response {
   const response_format = normalizeResponseFormat(format);
-  return streamSSE(c, async (sse) => {
+  return sseResponse(c, async (sse) => {
     sse.onAbort(() => abort.abort());
     let index = 0;
     let extraMeta: Record<string, unknown> = {};
