@@ -8,8 +8,8 @@ import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
 import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
 import { plainReasonSignal, upstreamError } from './errors.ts';
-import { forwardableMethods, forwardRequest } from './forward.ts';
-import { callInRounds } from './rounds.ts';
+import { cleanResult, forwardableMethods, forwardRequest } from './forward.ts';
+import { callInRounds, forwardInRounds } from './rounds.ts';
 import { callAsTask } from './task-call.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
 import { UpstreamSessions } from './upstream-sessions.ts';
@@ -111,7 +111,11 @@ export class McpAgent implements Agent {
     if (method === 'resources/unsubscribe' && !this.sessions.unsubscribe(uri, ctx.session)) return {};
     try {
       return await this.session(ctx).use((client) =>
-        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () => forwardRequest(client, method, params, ctx.signal)),
+        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, async () => {
+          // 2026-07-28: a prompt or resource may ask the client first; that round goes back to it.
+          const rounds = await forwardInRounds(client, method, params, ctx.client?.rounds, ctx.signal);
+          return rounds?.resultType === 'input_required' ? rounds : rounds ? cleanResult(rounds) : forwardRequest(client, method, params, ctx.signal);
+        }),
       );
     } catch (err) {
       if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
@@ -189,7 +193,8 @@ export class McpAgent implements Agent {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
           this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () =>
-            asTask
+            // A 2026-07-28 upstream has no task-augmented calls: its tools answer plainly or in rounds.
+            asTask && client.getProtocolEra() !== 'modern'
               ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
               : ctx.client?.rounds && client.getProtocolEra() === 'modern'
                 ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, opts)

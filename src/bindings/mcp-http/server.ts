@@ -2,7 +2,7 @@ import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, inputRequired, type
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
-import { callOptions, clientChannel, tasksEnabled, type McpCall } from './call.ts';
+import { callOptions, clientChannel, roundsOf, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
 import { protocolError, renderToolError, renderToolResult, upstreamJsonRpc } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
@@ -123,7 +123,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     server.setRequestHandler('resources/templates/list', (r, ctx) =>
       guarded(() => (pass.serves('resources/templates/list') ? pass.list('resources/templates/list', 'resourceTemplates', r.params ?? {}, ctx.mcpReq.signal) : Promise.resolve({ resourceTemplates: [] }))) as never,
     );
-    server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal, roundsOf(call, ctx))) as never);
   }
   if (pass.serves('resources/subscribe')) {
     // MCP "Resources › Subscriptions": the upstream's notifications/resources/updated reach this
@@ -133,7 +133,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   }
   if (pass.serves('prompts/list')) {
     server.setRequestHandler('prompts/list', (r, ctx) => guarded(() => pass.list('prompts/list', 'prompts', r.params ?? {}, ctx.mcpReq.signal)) as never);
-    server.setRequestHandler('prompts/get', (r, ctx) => guarded(() => pass.getPrompt(r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('prompts/get', (r, ctx) => guarded(() => pass.getPrompt(r.params, ctx.mcpReq.signal, roundsOf(call, ctx))) as never);
   }
   if (pass.serves('completion/complete')) {
     server.setRequestHandler('completion/complete', (r, ctx) => guarded(() => pass.complete(r.params, ctx.mcpReq.signal)) as never);
