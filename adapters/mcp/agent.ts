@@ -64,7 +64,7 @@ export class McpAgent implements Agent {
   /** Lists the upstream's tools (MCP `tools/list`) and what else it serves. */
   async describe(signal?: AbortSignal): Promise<AgentDescription> {
     return this.session(undefined).use(async (client) => {
-      const tools = await this.toolList(client, signal);
+      const tools = this.withTaskTools(await this.toolList(client, signal));
       const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}, client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') : [];
       const server = client.getServerVersion();
       return {
@@ -131,7 +131,7 @@ export class McpAgent implements Agent {
   async toolsFor(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined> {
     // A forwarding agent's sessions carry the caller's credential, which a listing does not have.
     if (this.config.forwardCredentials) return undefined;
-    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => (await listUpstreamTools(client, signal)).map(describeTool)));
+    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => this.withTaskTools((await listUpstreamTools(client, signal)).map(describeTool))));
     if (!pending) return undefined;
     try {
       return await pending;
@@ -154,6 +154,13 @@ export class McpAgent implements Agent {
   /** The upstream session for a call: the client session's own, else a shared one (one per forwarded credential). */
   private session(ctx: CallContext | undefined): UpstreamConnection {
     return this.sessions.forCall(ctx, this.config.forwardCredentials === true);
+  }
+
+  /** The tools as published: config `taskTools` names the task support a 2026 upstream cannot list. */
+  private withTaskTools(tools: ToolDescription[]): ToolDescription[] {
+    const declared = this.config.taskTools;
+    if (!declared) return tools;
+    return tools.map((t) => (declared[t.name] ? { ...t, execution: { ...t.execution, taskSupport: declared[t.name] } } : t));
   }
 
   private async toolList(client: Client, signal?: AbortSignal): Promise<ToolDescription[]> {
