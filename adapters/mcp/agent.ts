@@ -156,11 +156,17 @@ export class McpAgent implements Agent {
     return this.sessions.forCall(ctx, this.config.forwardCredentials === true);
   }
 
-  /** The tools as published: config `taskTools` names the task support a 2026 upstream cannot list. */
+  /**
+   * The tools as published: config `taskTools` names the task support a 2026 upstream cannot list.
+   * A tool the upstream itself requires to run as a task is `optional` for the gateway's clients:
+   * the gateway can always run it to its end (task-augmented upstream) for a client without tasks.
+   */
   private withTaskTools(tools: ToolDescription[]): ToolDescription[] {
-    const declared = this.config.taskTools;
-    if (!declared) return tools;
-    return tools.map((t) => (declared[t.name] ? { ...t, execution: { ...t.execution, taskSupport: declared[t.name] } } : t));
+    const declared = this.config.taskTools ?? {};
+    return tools.map((t) => {
+      const support = declared[t.name] ?? (t.execution?.taskSupport === 'required' ? 'optional' : undefined);
+      return support ? { ...t, execution: { ...t.execution, taskSupport: support } } : t;
+    });
   }
 
   private async toolList(client: Client, signal?: AbortSignal): Promise<ToolDescription[]> {

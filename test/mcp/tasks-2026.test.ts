@@ -9,7 +9,7 @@ import { parseSseText } from '../support/http.ts';
 import { REPO_ROOT, startGateway, type TestGateway } from '../support/gateway.ts';
 import { alice, bob, type Fetch } from '../support/principals.ts';
 import { conformanceConfig } from './conformance.ts';
-import { eventually } from './support.ts';
+import { eventually, modernHeaders } from './support.ts';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { elicitation: {}, extensions: { [TASKS]: {} } };
@@ -25,13 +25,7 @@ async function rpc(url: string, method: string, params: Record<string, unknown>,
   const name = (params.name ?? params.taskId) as string | undefined;
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-    },
+    headers: modernHeaders(method, name),
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
