@@ -8,8 +8,8 @@ import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
 import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
 import { plainReasonSignal, upstreamError } from './errors.ts';
-import { forwardableMethods, forwardRequest } from './forward.ts';
-import { callInRounds } from './rounds.ts';
+import { cleanResult, forwardableMethods, forwardRequest } from './forward.ts';
+import { callInRounds, forwardInRounds } from './rounds.ts';
 import { callAsTask } from './task-call.ts';
 import { askEvents, nlwebEvents, nlwebResponseIn, toToolResult, type McpToolResult } from './result-mapping.ts';
 import { UpstreamSessions } from './upstream-sessions.ts';
@@ -64,7 +64,7 @@ export class McpAgent implements Agent {
   /** Lists the upstream's tools (MCP `tools/list`) and what else it serves. */
   async describe(signal?: AbortSignal): Promise<AgentDescription> {
     return this.session(undefined).use(async (client) => {
-      const tools = await this.toolList(client, signal);
+      const tools = this.withTaskTools(await this.toolList(client, signal));
       const forwards = this.config.forward ? forwardableMethods(client.getServerCapabilities() ?? {}, client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') : [];
       const server = client.getServerVersion();
       return {
@@ -111,7 +111,11 @@ export class McpAgent implements Agent {
     if (method === 'resources/unsubscribe' && !this.sessions.unsubscribe(uri, ctx.session)) return {};
     try {
       return await this.session(ctx).use((client) =>
-        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () => forwardRequest(client, method, params, ctx.signal)),
+        this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, async () => {
+          // 2026-07-28: a prompt or resource may ask the client first; that round goes back to it.
+          const rounds = await forwardInRounds(client, method, params, ctx.client?.rounds, ctx.signal);
+          return rounds?.resultType === 'input_required' ? rounds : rounds ? cleanResult(rounds) : forwardRequest(client, method, params, ctx.signal);
+        }),
       );
     } catch (err) {
       if (method === 'resources/subscribe') this.sessions.unsubscribe(uri, ctx.session);
@@ -127,7 +131,7 @@ export class McpAgent implements Agent {
   async toolsFor(session: ClientSession, signal?: AbortSignal): Promise<ToolDescription[] | undefined> {
     // A forwarding agent's sessions carry the caller's credential, which a listing does not have.
     if (this.config.forwardCredentials) return undefined;
-    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => (await listUpstreamTools(client, signal)).map(describeTool)));
+    const pending = this.sessions.toolsFor(session, (conn) => conn.use(async (client) => this.withTaskTools((await listUpstreamTools(client, signal)).map(describeTool))));
     if (!pending) return undefined;
     try {
       return await pending;
@@ -150,6 +154,19 @@ export class McpAgent implements Agent {
   /** The upstream session for a call: the client session's own, else a shared one (one per forwarded credential). */
   private session(ctx: CallContext | undefined): UpstreamConnection {
     return this.sessions.forCall(ctx, this.config.forwardCredentials === true);
+  }
+
+  /**
+   * The tools as published: config `taskTools` names the task support a 2026 upstream cannot list.
+   * A tool the upstream itself requires to run as a task is `optional` for the gateway's clients:
+   * the gateway can always run it to its end (task-augmented upstream) for a client without tasks.
+   */
+  private withTaskTools(tools: ToolDescription[]): ToolDescription[] {
+    const declared = this.config.taskTools ?? {};
+    return tools.map((t) => {
+      const support = declared[t.name] ?? (t.execution?.taskSupport === 'required' ? 'optional' : undefined);
+      return support ? { ...t, execution: { ...t.execution, taskSupport: support } } : t;
+    });
   }
 
   private async toolList(client: Client, signal?: AbortSignal): Promise<ToolDescription[]> {
@@ -189,7 +206,8 @@ export class McpAgent implements Agent {
       return (await this.scopes.withProgress(onProgress, (progressToken) =>
         session.use((client) =>
           this.scopes.run({ channel: ctx.client, signal: ctx.signal, requestId: ctx.requestId }, () =>
-            asTask
+            // A 2026-07-28 upstream has no task-augmented calls: its tools answer plainly or in rounds.
+            asTask && client.getProtocolEra() !== 'modern'
               ? callAsTask(client, name, args, { progressToken }, upstream.signal, timeout)
               : ctx.client?.rounds && client.getProtocolEra() === 'modern'
                 ? callInRounds(client, name, args, { progressToken }, ctx.client.rounds, opts)

@@ -61,6 +61,14 @@ export const McpAdapterConfigSchema = z
         idleMs: z.number().int().positive().default(600_000),
       })
       .default({ perClient: true, perPrincipal: 4, max: 256, idleMs: 600_000 }),
+    /**
+     * Tools the gateway may run as tasks for 2026-07-28 clients of the tasks extension (SEP-2663):
+     * `optional` (a task when the client declared the extension, else a plain call) or `required`
+     * (clients without the extension get -32021). A 2026-07-28 upstream does not list task support
+     * (task creation is server-directed), so the operator names its long-running tools here; a 2025
+     * upstream's own `execution.taskSupport` counts without this.
+     */
+    taskTools: z.record(z.string(), z.enum(['optional', 'required'])).optional(),
     /** Reconnects (stdio: respawns) after the upstream went away, at most this often in a row. */
     restart: z
       .strictObject({

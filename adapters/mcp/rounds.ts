@@ -35,3 +35,33 @@ export async function callInRounds(
   }
   return result as McpToolResult;
 }
+
+/** The requests besides `tools/call` whose result may be `input_required` on 2026-07-28 (SEP-2322). */
+const ROUND_METHODS = new Set(['prompts/get', 'resources/read']);
+
+/**
+ * A passed-through `prompts/get` or `resources/read` of a 2026-07-28 client, relayed round by round
+ * like `callInRounds` (SEP-2322 "InputRequiredResult is universal"): undefined when the request is
+ * not one of those or the call carries no rounds (then it goes through unchanged).
+ */
+export async function forwardInRounds(
+  client: Client,
+  method: string,
+  params: Record<string, unknown>,
+  rounds: ClientChannel['rounds'],
+  signal: AbortSignal,
+): Promise<Record<string, unknown> | undefined> {
+  if (!rounds || !ROUND_METHODS.has(method) || client.getProtocolEra() !== 'modern') return undefined;
+  const meta = (params._meta ?? {}) as Record<string, unknown>;
+  const sent = {
+    ...params,
+    ...(rounds.inputResponses ? { inputResponses: rounds.inputResponses } : {}),
+    ...(rounds.requestState !== undefined ? { requestState: rounds.requestState } : {}),
+    _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: rounds.capabilities },
+  };
+  const options = { signal, allowInputRequired: true } as never;
+  const result: unknown = method === 'prompts/get' ? await client.getPrompt(sent as never, options) : await client.readResource(sent as never, options);
+  if (!isInputRequiredResult(result)) return (result ?? {}) as Record<string, unknown>;
+  const r = result as { inputRequests?: Record<string, unknown>; requestState?: string };
+  return { resultType: 'input_required', inputRequests: r.inputRequests ?? {}, ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) };
+}

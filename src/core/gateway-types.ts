@@ -1,4 +1,4 @@
-import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
+import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
 import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
@@ -88,6 +88,11 @@ export interface Gateway {
   listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]>;
   /** Calls a structured tool of an agent. */
   callTool(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
+  /**
+   * Calls a structured tool in the background and answers at once with its promise: check-ins
+   * (`await`) answer `toolResultAnswer(result)` (core/tool-promises.ts) or the call's failure.
+   */
+  callToolAsPromise(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<PromiseInfo>;
   /**
    * Passes a request of an agent's own protocol through (Agent.forward): MCP resources, prompts,
    * completions and log levels between an MCP client and an MCP agent. Throws TOOL_NOT_FOUND when the

@@ -1,4 +1,4 @@
-import type { AskRequest, AwaitRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
+import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { AdapterFactory, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
@@ -16,6 +16,7 @@ import type { Principal } from './principal.ts';
 import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
+import { toolRun } from './tool-promises.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
 import { retryStoreWrite } from './store-retry.ts';
 import { normalizeEvents } from './run.ts';
@@ -193,6 +194,14 @@ class GatewayCore implements Gateway {
       throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
     }
     return this.withContext(entry, opts, (ctx) => entry.agent.callTool!(tool, args, ctx));
+  }
+
+  /** Calls a structured tool in the background as a gateway promise (NLWeb 4.1.2; MCP tasks extension). */
+  async callToolAsPromise(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<PromiseInfo> {
+    // The call outlives the request that started it: only a cancel of the promise aborts it.
+    const { signal: _request, ...rest } = opts;
+    const run = toolRun((signal) => this.callTool(agent, tool, args, { ...rest, signal }));
+    return this.promises.adopt(agent, run, { principal: ownerTag(opts.principal) });
   }
 
   /** A client session ended: every agent that keeps state per session drops it (Agent.endSession). */

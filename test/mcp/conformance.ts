@@ -61,6 +61,8 @@ export function conformanceConfig(upstream: ConformanceRun['upstream']): Record<
         command: process.execPath,
         args: ['--import', 'tsx', 'test/mcp/fixtures/conformance-server.ts'],
         protocol: upstream,
+        // The suite's task tools (SEP-2663 scenarios): a 2026-07-28 upstream lists no task support.
+        taskTools: { slow_compute: 'optional', failing_job: 'required', protocol_error_job: 'optional', confirm_delete: 'optional', multi_input: 'optional', test_tool_with_task: 'required' },
       },
     ],
   };

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startHttpFixture, type HttpFixture } from './fixtures/http-server.ts';
-import { ERAS, STDIO_FIXTURE, connectClient, eventually } from './support.ts';
+import { ERAS, STDIO_FIXTURE, connectClient, eventually, modernHeaders } from './support.ts';
 
 let fixture: HttpFixture;
 let gw: TestGateway;
@@ -92,14 +92,7 @@ function modernRequest(url: string, method: string, params: Record<string, unkno
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
   return fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof params.uri === 'string' || typeof params.name === 'string' ? { 'mcp-name': String(params.uri ?? params.name) } : {}),
-      ...extraHeaders,
-    },
+    headers: { ...modernHeaders(method, typeof params.uri === 'string' || typeof params.name === 'string' ? String(params.uri ?? params.name) : undefined), ...extraHeaders },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
   });
 }

@@ -33,6 +33,17 @@ export async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEve
 }
 
 /** Polls `check` until it returns true (bounded). */
+/** The HTTP headers of a 2026-07-28 request (SEP-2243: `Mcp-Method`, and `Mcp-Name` where the body names one). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': name } : {}),
+  };
+}
+
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {

@@ -120,18 +120,29 @@ export function clientChannel(call: McpCall, ctx: ServerContext, progressToken: 
       return (await ctx.mcpReq.send({ method: 'elicitation/create', params: withoutMeta(sent) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
     };
   }
-  if (call.era === 'modern') {
-    // 2026-07-28: an agent's tool asks in rounds; the client's answers to the last round ride along.
-    const state = ctx.mcpReq.requestState();
-    channel.rounds = {
-      capabilities: caps as Record<string, unknown>,
-      ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses as Record<string, unknown> } : {}),
-      ...(typeof state === 'string' ? { requestState: state } : {}),
-    };
-  }
+  // 2026-07-28: an agent's tool asks in rounds; the client's answers to the last round ride along.
+  const rounds = roundsOf(call, ctx)?.rounds;
+  if (rounds) channel.rounds = rounds;
   if (call.era === 'legacy' && caps.sampling) {
     channel.sample = async (params, signal) =>
       (await ctx.mcpReq.send({ method: 'sampling/createMessage', params: withoutMeta(params) }, { signal, timeout: HUMAN_TIMEOUT_MS })) as Record<string, unknown>;
   }
   return channel;
+}
+
+/**
+ * A 2026-07-28 request's multi-round-trip facts (SEP-2322) for a passed-through `prompts/get` or
+ * `resources/read`: its declared capabilities, and its answers to the last round; none for 2025.
+ */
+export function roundsOf(call: McpCall, ctx: ServerContext): ClientChannel | undefined {
+  if (call.era !== 'modern') return undefined;
+  const state = ctx.mcpReq.requestState();
+  const inputResponses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
+  return {
+    rounds: {
+      capabilities: clientCapabilities(call, ctx) as Record<string, unknown>,
+      ...(inputResponses ? { inputResponses } : {}),
+      ...(typeof state === 'string' ? { requestState: state } : {}),
+    },
+  };
 }

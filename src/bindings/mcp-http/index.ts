@@ -12,6 +12,7 @@ import { buildMcpServer } from './server.ts';
 import { toolSurface } from './tools.ts';
 import { McpSessions } from './sessions.ts';
 import { McpTasks } from './tasks.ts';
+import { McpTaskExtension } from './task-extension.ts';
 
 /**
  * The MCP binding (design.md "Mapping", NLWeb Appendix A): `/mcp` and `/agents/{name}/mcp` serve
@@ -21,7 +22,7 @@ import { McpTasks } from './tasks.ts';
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
   const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes);
-  const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs) };
+  const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs), taskExtension: new McpTaskExtension(gateway, settings.promiseTtlMs) };
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
   const calls = new WeakMap<Request, McpCall>();
   const modern = createMcpHandler(

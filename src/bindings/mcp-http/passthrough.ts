@@ -1,3 +1,4 @@
+import type { ClientChannel } from '../../core/agent.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { GatewayError } from '../../core/errors.ts';
 import { callOptions, type McpCall } from './call.ts';
@@ -40,10 +41,10 @@ export class Passthrough {
     return this.routes.get(method) ?? [];
   }
 
-  private send(agent: string, method: string, params: Params, signal: AbortSignal): Promise<Result> {
+  private send(agent: string, method: string, params: Params, signal: AbortSignal, client?: ClientChannel): Promise<Result> {
     if (!this.gateway.forward) return Promise.reject(new GatewayError('TOOL_NOT_FOUND', `${method} is not available`));
     const session = clientSessionOf(this.call, this.gateway.store);
-    return this.gateway.forward(agent, 'mcp', method, params, { ...callOptions(this.call, signal), ...(session ? { session } : {}) });
+    return this.gateway.forward(agent, 'mcp', method, params, { ...callOptions(this.call, signal), ...(session ? { session } : {}), ...(client ? { client } : {}) });
   }
 
   /** `resources/subscribe` and `unsubscribe` (2025 sessions): every agent that takes them; fails only when all fail. */
@@ -66,10 +67,10 @@ export class Passthrough {
     return { [key]: items };
   }
 
-  /** `prompts/get`: to the agent its (possibly prefixed) name names. */
-  async getPrompt(params: Params, signal: AbortSignal): Promise<Result> {
+  /** `prompts/get`: to the agent its (possibly prefixed) name names; `client` carries a 2026 client's rounds (SEP-2322). */
+  async getPrompt(params: Params, signal: AbortSignal, client?: ClientChannel): Promise<Result> {
     const { agent, name } = this.promptTarget('prompts/get', String(params.name ?? ''));
-    return this.send(agent, 'prompts/get', { ...params, name }, signal);
+    return this.send(agent, 'prompts/get', { ...params, name }, signal, client);
   }
 
   /** `completion/complete`: a prompt reference goes to its agent, a resource reference to the first that answers. */
@@ -83,11 +84,11 @@ export class Passthrough {
   }
 
   /** `resources/read` (and a resource completion): the first agent that knows the URI. */
-  async first(method: string, params: Params, signal: AbortSignal): Promise<Result> {
+  async first(method: string, params: Params, signal: AbortSignal, client?: ClientChannel): Promise<Result> {
     let lastError: unknown = new GatewayError('SCHEMA_ERROR', `${method}: nothing serves this request`);
     for (const agent of this.agents(method)) {
       try {
-        return await this.send(agent, method, params, signal);
+        return await this.send(agent, method, params, signal, client);
       } catch (err) {
         lastError = err;
         if (!(err instanceof GatewayError && (err.code === 'SCHEMA_ERROR' || err.code === 'TOOL_NOT_FOUND'))) throw err;

@@ -2,13 +2,14 @@ import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, inputRequired, type
 import { GatewayError } from '../../core/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
-import { callOptions, clientChannel, tasksEnabled, type McpCall } from './call.ts';
+import { callOptions, clientChannel, roundsOf, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
 import { protocolError, renderToolError, renderToolResult, upstreamJsonRpc } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
 import type { McpSessions } from './sessions.ts';
 import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
 import { toolSurface } from './tools.ts';
+import { declaresTasks, registerTaskExtension, tasksExtensionCapability, type McpTaskExtension } from './task-extension.ts';
 
 /** How the gateway introduces itself to MCP clients. */
 export const SERVER_INFO = { name: 'nlgate', version: '0.1.0' };
@@ -22,6 +23,8 @@ export interface ServerDeps {
   gateway: Gateway;
   sessions: McpSessions;
   tasks: McpTasks;
+  /** The 2026-07-28 tasks extension (task-extension.ts). */
+  taskExtension: McpTaskExtension;
 }
 
 /** Runs a non-tool request, turning gateway errors into JSON-RPC errors (ERROR_TABLE `jsonrpc`). */
@@ -75,7 +78,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   const agents = call.agent !== undefined ? [gateway.resolveAgent(undefined, call.agent)] : gateway.listAgents().map((a) => a.name);
   const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
   const tasks = tasksEnabled(call);
-  const server = new Server(SERVER_INFO, { capabilities: capabilitiesFor(pass, tasks), instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { ...capabilitiesFor(pass, tasks), ...tasksExtensionCapability(call) }, instructions: INSTRUCTIONS });
   discoverEveryRevision(server);
 
   // A 2025 session sees the tools as its own upstream sessions list them (its capabilities decide).
@@ -93,6 +96,8 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
       // A CreateTaskResult; the SDK's tools/call check wants `content`, which a Result may carry besides.
       return { content: [], ...(await deps.tasks.create(await startAskTask(args, t), call)) } as CallToolResult;
     }
+    // 2026-07-28 with the tasks extension (SEP-2663): the server decides; `ask` always becomes a task.
+    if (name === 'ask' && declaresTasks(call, ctx)) return (await deps.taskExtension.createAsk(args, t)) as never;
     if (name === 'ask') return runAskTool(args, t).finally(channel.drain);
     // Tasks "Tool-Level Negotiation": only `ask` declares taskSupport; the others forbid it.
     if (asTask && name === 'await') throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
@@ -100,6 +105,8 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     const route = (await guarded(surface)).routes.get(name);
     if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
+    const task = call.era === 'modern' ? await deps.taskExtension.forTool(route, args ?? {}, t) : undefined;
+    if (task) return task as never;
     let result: CallToolResult;
     try {
       const out = await gateway.callTool(route.agent, route.tool, args ?? {}, { ...callOptions(call, ctx.mcpReq.signal), client: channel, ...(session ? { session } : {}) });
@@ -123,7 +130,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     server.setRequestHandler('resources/templates/list', (r, ctx) =>
       guarded(() => (pass.serves('resources/templates/list') ? pass.list('resources/templates/list', 'resourceTemplates', r.params ?? {}, ctx.mcpReq.signal) : Promise.resolve({ resourceTemplates: [] }))) as never,
     );
-    server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('resources/read', (r, ctx) => guarded(() => pass.first('resources/read', r.params, ctx.mcpReq.signal, roundsOf(call, ctx))) as never);
   }
   if (pass.serves('resources/subscribe')) {
     // MCP "Resources › Subscriptions": the upstream's notifications/resources/updated reach this
@@ -133,7 +140,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
   }
   if (pass.serves('prompts/list')) {
     server.setRequestHandler('prompts/list', (r, ctx) => guarded(() => pass.list('prompts/list', 'prompts', r.params ?? {}, ctx.mcpReq.signal)) as never);
-    server.setRequestHandler('prompts/get', (r, ctx) => guarded(() => pass.getPrompt(r.params, ctx.mcpReq.signal)) as never);
+    server.setRequestHandler('prompts/get', (r, ctx) => guarded(() => pass.getPrompt(r.params, ctx.mcpReq.signal, roundsOf(call, ctx))) as never);
   }
   if (pass.serves('completion/complete')) {
     server.setRequestHandler('completion/complete', (r, ctx) => guarded(() => pass.complete(r.params, ctx.mcpReq.signal)) as never);
@@ -147,6 +154,8 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     server.setRequestHandler('tasks/result', params, (p, ctx) => guarded(() => deps.tasks.result(p.taskId, call, ctx.mcpReq.signal)));
     server.setRequestHandler('tasks/cancel', params, (p) => guarded(() => deps.tasks.cancel(p.taskId, call)));
   }
+
+  if (call.era === 'modern') registerTaskExtension(server, deps.taskExtension, call);
 
   // MCP "Logging": a 2025 session keeps its level (any replica filters by it); agents get it too.
   server.setRequestHandler('logging/setLevel', (r, ctx) =>

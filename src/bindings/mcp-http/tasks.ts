@@ -11,6 +11,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { isOwner, ownerTag } from '../../core/ownership.ts';
+import type { Principal } from '../../core/principal.ts';
+import type { Store } from '../../store/store.ts';
 import { isPromise, type CanonicalResponse, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { callOptions, type McpCall } from './call.ts';
 import { renderNlwebResult } from './render.ts';
@@ -20,7 +22,7 @@ export const TASK_NAMESPACE = 'mcp-task';
 /** How often a requestor is asked to poll `tasks/get` (MCP 2025-11-25 Tasks, `pollInterval`). */
 export const TASK_POLL_INTERVAL_MS = 1000;
 /** The config default of `defaults.promiseTtlMs`, used when the settings do not say. */
-const DEFAULT_TTL_MS = 3_600_000;
+export const DEFAULT_TTL_MS = 3_600_000;
 /** What one `tasks/result` round asks the core to wait; the core caps it at `defaults.awaitMaxWaitMs`. */
 const LONG_POLL_MS = 30_000;
 /** A `tasks/result` round never spins faster than this (a cap of 0, an upstream promise answered at once). */
@@ -29,7 +31,15 @@ const MIN_ROUND_MS = 250;
 /** The params of `tasks/get`, `tasks/result` and `tasks/cancel` (2025-11-25 `GetTaskRequest` and kin). */
 export const TaskIdParamsSchema = z.looseObject({ taskId: z.string().min(1) });
 
-const TerminalSchema = z.enum(['completed', 'failed', 'cancelled']);
+export const TerminalSchema = z.enum(['completed', 'failed', 'cancelled']);
+
+/** The fields every task record has (both revisions' tasks): when it began, for how long, whose it is. */
+export const TaskRecordBaseSchema = z.object({
+  createdAt: z.string(),
+  ttl: z.number().int().positive(),
+  /** Owner tag of the principal that created the task (core/ownership.ts): nobody else sees it. */
+  owner: z.string().optional(),
+});
 
 /**
  * What the binding keeps beside the promise: the facts a Task reports that the promise does not
@@ -37,14 +47,30 @@ const TerminalSchema = z.enum(['completed', 'failed', 'cancelled']);
  * began, who may see it, and — once seen terminal — its final state, so later `tasks/get` calls do
  * not touch the promise again.
  */
-const TaskRecordSchema = z.object({
-  createdAt: z.string(),
-  ttl: z.number().int().positive(),
-  /** Owner tag of the principal that created the task (core/ownership.ts): nobody else sees it. */
-  owner: z.string().optional(),
+const TaskRecordSchema = TaskRecordBaseSchema.extend({
   final: z.object({ status: TerminalSchema, statusMessage: z.string().optional(), at: z.string() }).optional(),
 });
 type TaskRecord = z.infer<typeof TaskRecordSchema>;
+
+/** A task's record, or -32602 when unknown, expired, unreadable, or created by another principal (the same error). */
+export async function readTaskRecord<S extends typeof TaskRecordBaseSchema>(store: Store, namespace: string, taskId: string, schema: S, principal: Principal): Promise<z.infer<S>> {
+  const raw = await store.getRecord(namespace, taskId);
+  if (raw === null) throw unknownTask();
+  let parsed: z.ZodSafeParseResult<z.infer<S>>;
+  try {
+    parsed = schema.safeParse(JSON.parse(raw)) as z.ZodSafeParseResult<z.infer<S>>;
+  } catch {
+    throw unknownTask();
+  }
+  if (!parsed.success || !isOwner(parsed.data.owner, principal)) throw unknownTask();
+  return parsed.data;
+}
+
+/** Writes a task's record for what is left of its lifetime (a task expires with its promise). */
+export async function writeTaskRecord(store: Store, namespace: string, taskId: string, record: z.infer<typeof TaskRecordBaseSchema>): Promise<void> {
+  const left = Date.parse(record.createdAt) + record.ttl - Date.now();
+  await store.putRecord(namespace, taskId, JSON.stringify(record), Math.max(1000, left));
+}
 
 /** A task's state as seen now. */
 interface TaskState {
@@ -67,7 +93,8 @@ export function stateOf(response: CanonicalResponse): TaskState {
   return { status: 'completed' };
 }
 
-const unknownTask = () => new ProtocolError(-32602, 'Unknown or expired task id');
+/** The one answer for a task id that is unknown, expired or someone else's (MCP Tasks: -32602). */
+export const unknownTask = () => new ProtocolError(-32602, 'Unknown or expired task id');
 
 
 /**
@@ -130,17 +157,8 @@ export class McpTasks {
   }
 
   /** The task's record, or -32602 when unknown, expired, or created by another principal (the same error). */
-  private async record(taskId: string, call: McpCall): Promise<TaskRecord> {
-    const raw = await this.gateway.store.getRecord(TASK_NAMESPACE, taskId);
-    if (raw === null) throw unknownTask();
-    let parsed: ReturnType<typeof TaskRecordSchema.safeParse>;
-    try {
-      parsed = TaskRecordSchema.safeParse(JSON.parse(raw));
-    } catch {
-      throw unknownTask();
-    }
-    if (!parsed.success || !isOwner(parsed.data.owner, call.principal)) throw unknownTask();
-    return parsed.data;
+  private record(taskId: string, call: McpCall): Promise<TaskRecord> {
+    return readTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, TaskRecordSchema, call.principal);
   }
 
   /** The state a response stands for; the first terminal one is remembered with its time. */
@@ -148,8 +166,7 @@ export class McpTasks {
     const state = stateOf(response);
     if (state.status === 'working' || state.status === 'input_required' || record.final) return record.final ?? state;
     const final = { status: state.status, ...(state.statusMessage ? { statusMessage: state.statusMessage } : {}), at: new Date().toISOString() };
-    const left = Date.parse(record.createdAt) + record.ttl - Date.now();
-    await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify({ ...record, final }), Math.max(1000, left));
+    await writeTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, { ...record, final } as TaskRecord);
     return final;
   }
 }

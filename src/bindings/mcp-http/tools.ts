@@ -50,7 +50,11 @@ export function awaitTool(): Tool {
 }
 
 /** Where a published tool name leads. */
-export type ToolRoute = { kind: 'ask' } | { kind: 'await' } | { kind: 'agent'; agent: string; tool: string; outputSchema?: Record<string, unknown> };
+export type ToolRoute =
+  | { kind: 'ask' }
+  | { kind: 'await' }
+  /** `taskSupport`: how the agent's tool relates to tasks (its `execution`), for the 2026 tasks extension. */
+  | { kind: 'agent'; agent: string; tool: string; outputSchema?: Record<string, unknown>; taskSupport?: string };
 
 /** The tools one MCP endpoint publishes, and the route behind each name. */
 export interface ToolSurface {
@@ -88,7 +92,8 @@ export async function toolSurface(gateway: Gateway, agent: string | undefined, o
   ]);
   for (const t of published) {
     const name = publishedName(t, new Set(routes.keys()));
-    routes.set(name, { kind: 'agent', agent: t.agent, tool: t.toolName, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}) });
+    const taskSupport = t.execution?.taskSupport;
+    routes.set(name, { kind: 'agent', agent: t.agent, tool: t.toolName, ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}), ...(taskSupport ? { taskSupport } : {}) });
     tools.push({
       name,
       ...(t.title ? { title: t.title } : {}),
