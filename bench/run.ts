@@ -19,6 +19,7 @@ import { FIXTURE, startMcpProxy, toolCallSpec, type McpTarget } from './lib/mcp-
 import { roundTripsPer } from './lib/redis-trips.ts';
 import { sequential, sseTimes } from './lib/sequential.ts';
 import { startNodeUpstream } from './lib/slow-upstream.ts';
+import { startPlatformFloor, type Floor } from './lib/platform-floor.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const DURATION = Number(process.env.BENCH_DURATION ?? (QUICK ? 2 : 5));
@@ -26,6 +27,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SEQ_N = Number(process.env.BENCH_SEQ_N ?? (QUICK ? 100 : 300));
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ASK = JSON.stringify({ query: { text: 'pasta' }, prefer: { streaming: false } });
+const FLOOR = 'hono+undici forwarder';
 
 interface Row extends LoadResult {
   scenario: string;
@@ -64,6 +66,8 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
   const webtoolVersion = JSON.parse(await (await fetch(`${base}/webtools/up`)).text()).version as string;
   const webtool = JSON.stringify({ version: webtoolVersion, action: 'ask', request: { query: { text: 'pasta' } } });
   const nlip = JSON.stringify({ format: 'text', subformat: 'english', content: 'pasta' });
+  const a2a = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text: 'pasta' }] } } });
+  const a2aHeaders = { 'a2a-version': '1.0' };
   const ok = (url: string, body: string, headers: Record<string, string> = {}, expect = 'Pasta 3') => async () => {
     const r = await post(url, body, headers);
     return r.status === 200 && r.text.includes(expect);
@@ -73,6 +77,7 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
     { scenario: 'nlweb-sse', spec: { url: `${base}/agents/upsse/ask`, body: JSON.stringify({ query: { text: 'pasta' } }), headers: { ...JSON_HEADERS, accept: 'text/event-stream' } }, check: ok(`${base}/agents/upsse/ask`, JSON.stringify({ query: { text: 'pasta' } }), { accept: 'text/event-stream' }) },
     { scenario: 'nlip->nlweb', spec: { url: `${base}/agents/up/nlip/`, body: nlip, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/nlip/`, nlip) },
     { scenario: 'mcp-tools/call-ask->nlweb', spec: { url: `${base}/agents/up/mcp`, body: mcpCall, headers: { ...JSON_HEADERS, ...mcpHeaders } }, check: ok(`${base}/agents/up/mcp`, mcpCall, mcpHeaders) },
+    { scenario: 'a2a-send->nlweb', spec: { url: `${base}/a2a/up`, body: a2a, headers: { ...JSON_HEADERS, ...a2aHeaders } }, check: ok(`${base}/a2a/up`, a2a, a2aHeaders) },
     { scenario: 'webtool-execute->nlweb', spec: { url: `${base}/webtools/up`, body: webtool, headers: JSON_HEADERS }, check: ok(`${base}/webtools/up`, webtool) },
     { scenario: 'await-checkin', spec: { url: `${base}/await`, body: checkin, headers: JSON_HEADERS }, check: ok(`${base}/await`, checkin) },
     { scenario: 'second-turn', spec: { url: `${base}/agents/up/ask`, body: secondTurn, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/ask`, secondTurn) },
@@ -115,6 +120,7 @@ async function main(): Promise<void> {
   let many: BenchGateway | undefined;
   let nginxMany: Nginx | undefined;
   let proxy: McpTarget | undefined;
+  let floor: Floor | undefined;
   try {
     mem = await startGateway({ defaults, limits, agents });
     red = await startGateway({ defaults, limits, agents, store: redisStore });
@@ -124,6 +130,11 @@ async function main(): Promise<void> {
     console.log('\nthroughput');
     rows.push(await load('nlweb-json', 'upstream direct', askSpec(upstreamUrl)));
     if (nginx1) rows.push(await load('nlweb-json', 'nginx proxy_pass', askSpec(nginx1.proxyUrl)));
+    // The platform floor: the least a Node gateway on this stack can cost (bench/lib/platform-floor.ts).
+    floor = await startPlatformFloor(upstreamUrl);
+    rows.push(await load('nlweb-json', FLOOR, askSpec(floor.url)));
+    await floor.stop();
+    floor = undefined;
     for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
       for (const s of await scenarios(gw)) {
         if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
@@ -183,16 +194,18 @@ async function main(): Promise<void> {
     }
     rows.push(await load('nlweb-json', `nlgate redis x${cores}`, { url: `${many.url}/agents/up/ask`, body: ASK, headers: JSON_HEADERS }, many));
   } finally {
-    await Promise.all([mem?.stop(), red?.stop(), many?.stop(), nginxMany?.stop(), proxy?.stop()]);
+    await Promise.all([mem?.stop(), red?.stop(), many?.stop(), nginxMany?.stop(), proxy?.stop(), floor?.stop()]);
     await Promise.all([nginx1?.stop(), nodeUpstream?.close(), slow.close(), redis.stop()]);
   }
 
   const find = (scenario: string, target: string) => rows.find((r) => r.scenario === scenario && r.target === target);
   const nginxRps = find('nlweb-json', 'nginx proxy_pass')?.rps;
+  const floorRps = find('nlweb-json', FLOOR)?.rps;
   const ratios = rows.map((r) => {
     const passThrough = r.scenario === 'mcp-tools/call' ? find('mcp-tools/call', 'mcp-proxy')?.rps : find('nlweb-json', r.target)?.rps;
     const nginxSame = r.target.includes(' x') ? find('nlweb-json', `nginx x${cores}`)?.rps : nginxRps;
-    return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null };
+    const toFloor = floorRps && r.target.startsWith('nlgate') && !r.target.includes(' x') && r.scenario !== 'mcp-tools/call' ? round(r.rps / floorRps) : null;
+    return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null, toFloor };
   });
   const result = { when: new Date().toISOString(), node: process.version, cores, durationS: DURATION, connections: CONNECTIONS, nginx: haveNginx, rows: ratios, ...extra };
   const dir = new URL('./results/', import.meta.url).pathname;
@@ -200,8 +213,8 @@ async function main(): Promise<void> {
   const text = JSON.stringify(result, null, 2) + '\n';
   writeFileSync(`${dir}${result.when.slice(0, 19).replace(/:/g, '-')}.json`, text);
   writeFileSync(`${dir}latest.json`, text);
-  console.log('\n| scenario | target | req/s | p50 ms | p99 ms | × nginx | × pass-through | RSS MiB |\n|---|---|---|---|---|---|---|---|');
-  for (const r of ratios) console.log(`| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50Ms} | ${r.p99Ms} | ${r.toNginx ?? ''} | ${r.toPassThrough ?? ''} | ${r.rssMiB ?? ''} |`);
+  console.log('\n| scenario | target | req/s | p50 ms | p99 ms | × nginx | × pass-through | × floor | RSS MiB |\n|---|---|---|---|---|---|---|---|---|');
+  for (const r of ratios) console.log(`| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50Ms} | ${r.p99Ms} | ${r.toNginx ?? ''} | ${r.toPassThrough ?? ''} | ${r.toFloor ?? ''} | ${r.rssMiB ?? ''} |`);
   console.log('\nwritten to bench/results/latest.json');
 }
 

@@ -11,7 +11,8 @@ import type { AgentEvent } from './events.ts';
 import { followUpstreamPromises } from './follow.ts';
 import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
 import { newRequestId, newToken } from './ids.ts';
-import { lazyChild, type Logger } from './logger.ts';
+import type { Logger } from './logger.ts';
+import { callContext, type CallHandle } from './call-context.ts';
 import type { Principal } from './principal.ts';
 import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
@@ -269,36 +270,9 @@ class GatewayCore implements Gateway {
     }
   }
 
-  /** A CallContext with its own abort controller: the agent's timeout, and the client's signal until detached. */
-  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn) {
-    const controller = new AbortController();
-    const timeoutMs = entry.config.timeoutMs ?? this.defaults.timeoutMs;
-    const timer = setTimeout(
-      () => controller.abort(new GatewayError('TIMEOUT', `Agent "${entry.config.name}" did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    timer.unref();
-    const onClientGone = () => controller.abort(new GatewayError('CANCELLED', 'The client went away'));
-    opts.signal?.addEventListener('abort', onClientGone, { once: true });
-    const requestId = opts.requestId ?? newRequestId();
-    const ctx: CallContext = {
-      signal: controller.signal,
-      requestId,
-      log: lazyChild(this.log, { agent: entry.config.name, requestId }),
-      ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => this.conversations.setAttr(turn, k, v) } : {}),
-      ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
-      ...(opts.client ? { client: opts.client } : {}),
-      ...(opts.session ? { session: opts.session } : {}),
-    };
-    return {
-      ctx,
-      controller,
-      detach: () => opts.signal?.removeEventListener('abort', onClientGone),
-      release: () => {
-        clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onClientGone);
-      },
-    };
+  /** A CallContext with its own abort controller (call-context.ts). */
+  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn): CallHandle {
+    return callContext(entry, opts, { log: this.log, timeoutMs: this.defaults.timeoutMs, conversations: this.conversations }, turn);
   }
 
   /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */

@@ -15,11 +15,23 @@ const NOBODY = 'anon:unknown';
 
 /** The owner tag of a principal: 22 base64url characters of SHA-256(`Principal.id`). */
 export function ownerTag(principal: Pick<Principal, 'id'> | undefined): string {
-  return createHash('sha256')
-    .update(principal?.id ?? NOBODY)
-    .digest('base64url')
-    .slice(0, 22);
+  const id = principal?.id ?? NOBODY;
+  let tag = recentTags.get(id);
+  if (tag === undefined) {
+    tag = createHash('sha256').update(id).digest('base64url').slice(0, 22);
+    // Bounded: a flood of distinct callers empties the memo rather than growing it.
+    if (recentTags.size >= MAX_REMEMBERED_TAGS) recentTags.clear();
+    recentTags.set(id, tag);
+  }
+  return tag;
 }
+
+/**
+ * Tags of recent principals: every call of a handle checks its owner, and a SHA-256 per check was
+ * a visible share of a call's CPU (`npm run bench:profile mcp`).
+ */
+const recentTags = new Map<string, string>();
+const MAX_REMEMBERED_TAGS = 10_000;
 
 /** True when `tag` (as stored with a handle) is the owner tag of `principal`. A missing tag owns nothing. */
 export function isOwner(tag: string | undefined, principal: Pick<Principal, 'id'> | undefined): boolean {

@@ -130,6 +130,28 @@ describe('MCP endpoint status codes (2025 Streamable HTTP)', () => {
     await text.body?.cancel();
   });
 
+  it('400 with a JSON-RPC parse error for a body that is not JSON (read once, from the socket), on both revisions', async () => {
+    for (const headers of [{}, { 'mcp-protocol-version': '2026-07-28' }] as Array<Record<string, string>>) {
+      const res = await post('{"jsonrpc":', headers);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    }
+  });
+
+  it('413 as a JSON-RPC error for a chunked body over the limit (no Content-Length to check)', async () => {
+    const pad = 'x'.repeat(5000);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pad":"${pad}`));
+        controller.enqueue(new TextEncoder().encode('"}}'));
+        controller.close();
+      },
+    });
+    const res = await fetch(url, { method: 'POST', headers: JSON_AND_SSE, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: -32000 } });
+  });
+
   it('403 for a Host or Origin outside the allow-lists (DNS rebinding), and accepts the listed ones', async () => {
     expect(await rawPost({ host: 'evil.example.com' }, INIT)).toBe(403);
     expect(await rawPost({ origin: 'http://evil.example.com' }, INIT)).toBe(403);

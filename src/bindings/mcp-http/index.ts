@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { anonymousPrincipal } from '../../core/principal.ts';
+import { bodyLimit } from '../body-limit.ts';
 import { callerOf } from '../credentials.ts';
 import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
@@ -38,7 +39,12 @@ function routes({ gateway, settings }: BindingContext): Hono {
   );
   const legacy = new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log });
 
-  app.all('/mcp', async (c) => {
+  const limit = bodyLimit({
+    maxSize: settings.bodyLimitBytes,
+    onError: () => jsonRpcError(413, -32000, `Payload Too Large: the body is larger than ${settings.bodyLimitBytes} bytes`),
+  });
+
+  app.all('/mcp', limit, async (c) => {
     const req = c.req.raw;
     const agent = c.req.param('agent');
     if (agent !== undefined && !gateway.listAgents().some((a) => a.name === agent)) {
@@ -46,10 +52,20 @@ function routes({ gateway, settings }: BindingContext): Hono {
     }
     const { credentials, ...caller } = callerOf(c);
     const base = { agent, ...caller, credentials: credentials ?? {} };
+    // The body is read once, straight from the socket, and both legs classify and serve from it
+    // (the SDK's `parsedBody`): letting the SDK read it cloned the request into a web one, twice.
+    let parsedBody: unknown;
+    if (req.method === 'POST') {
+      try {
+        parsedBody = JSON.parse(await c.req.text());
+      } catch {
+        return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+      }
+    }
     try {
-      if (await isLegacyRequest(req, undefined, { maxRequestBodySize: settings.bodyLimitBytes })) return await legacy.handle(req, base);
+      if (await isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) return await legacy.handle(req, base, parsedBody);
       calls.set(req, { ...base, era: 'modern' });
-      return await modern.fetch(req);
+      return await modern.fetch(req, parsedBody !== undefined ? { parsedBody } : undefined);
     } catch (err) {
       reportError(gateway.log, c, err, 'MCP binding');
       return jsonRpcError(500, -32603, 'Internal error');

@@ -81,10 +81,10 @@ export class LegacyEndpoint {
   constructor(private readonly deps: LegacyDeps) {}
 
   /** Serves one HTTP request of a 2025-era client. */
-  async handle(req: Request, base: CallBase): Promise<Response> {
+  async handle(req: Request, base: CallBase, parsedBody?: unknown): Promise<Response> {
     switch (req.method) {
       case 'POST':
-        return this.post(req, base);
+        return this.post(req, base, parsedBody);
       case 'GET':
         return this.listen(req, base);
       case 'DELETE':
@@ -104,7 +104,8 @@ export class LegacyEndpoint {
     return (await this.deps.sessions.get(id, base.principal)) ?? jsonRpcError(404, -32001, 'Session not found');
   }
 
-  private async post(req: Request, base: CallBase): Promise<Response> {
+  /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
+  private async post(req: Request, base: CallBase, parsedBody?: unknown): Promise<Response> {
     if (!isJsonContentType(req.headers.get('content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -112,13 +113,15 @@ export class LegacyEndpoint {
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
-    const read = await readRequestBody(req, this.deps.bodyLimitBytes);
-    if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: the body is larger than ${this.deps.bodyLimitBytes} bytes`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(read.text);
-    } catch {
-      return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+    let parsed = parsedBody;
+    if (parsed === undefined) {
+      const read = await readRequestBody(req, this.deps.bodyLimitBytes);
+      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: the body is larger than ${this.deps.bodyLimitBytes} bytes`);
+      try {
+        parsed = JSON.parse(read.text);
+      } catch {
+        return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
+      }
     }
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as JSONRPCMessage[];
 

@@ -1,0 +1,49 @@
+import type { CallContext } from './agent.ts';
+import type { AgentEntry } from './agents.ts';
+import type { Conversations, Turn } from './conversations.ts';
+import { GatewayError } from './errors.ts';
+import type { CallOptions } from './gateway-types.ts';
+import { newRequestId } from './ids.ts';
+import { lazyChild, type Logger } from './logger.ts';
+
+/** One agent call's context and the handles that end it. */
+export interface CallHandle {
+  ctx: CallContext;
+  controller: AbortController;
+  /** The call no longer follows the client's signal (it became a promise). */
+  detach(): void;
+  /** The call is over: its timer and its listener on the client's signal go. */
+  release(): void;
+}
+
+/**
+ * A CallContext with its own abort controller (design.md "The core"): the agent's timeout, and the
+ * client's signal until detached. The context's logger is made on first use (logger.ts).
+ */
+export function callContext(entry: AgentEntry, opts: CallOptions, deps: { log: Logger; timeoutMs: number; conversations: Conversations }, turn?: Turn): CallHandle {
+  const controller = new AbortController();
+  const timeoutMs = entry.config.timeoutMs ?? deps.timeoutMs;
+  const timer = setTimeout(() => controller.abort(new GatewayError('TIMEOUT', `Agent "${entry.config.name}" did not finish within ${timeoutMs} ms`)), timeoutMs);
+  timer.unref();
+  const onClientGone = () => controller.abort(new GatewayError('CANCELLED', 'The client went away'));
+  opts.signal?.addEventListener('abort', onClientGone, { once: true });
+  const requestId = opts.requestId ?? newRequestId();
+  const ctx: CallContext = {
+    signal: controller.signal,
+    requestId,
+    log: lazyChild(deps.log, { agent: entry.config.name, requestId }),
+    ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => deps.conversations.setAttr(turn, k, v) } : {}),
+    ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
+    ...(opts.client ? { client: opts.client } : {}),
+    ...(opts.session ? { session: opts.session } : {}),
+  };
+  return {
+    ctx,
+    controller,
+    detach: () => opts.signal?.removeEventListener('abort', onClientGone),
+    release: () => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onClientGone);
+    },
+  };
+}
