@@ -133,8 +133,6 @@ async function main(): Promise<void> {
     // The platform floor: the least a Node gateway on this stack can cost (bench/lib/platform-floor.ts).
     floor = await startPlatformFloor(upstreamUrl);
     rows.push(await load('nlweb-json', FLOOR, askSpec(floor.url)));
-    await floor.stop();
-    floor = undefined;
     for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
       for (const s of await scenarios(gw)) {
         if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
@@ -155,11 +153,14 @@ async function main(): Promise<void> {
     const seq = {
       direct: await sequential({ url: `${upstreamUrl}/ask`, body: ASK, n: SEQ_N }),
       ...(nginx1 ? { nginx: await sequential({ url: `${nginx1.proxyUrl}/ask`, body: ASK, n: SEQ_N }) } : {}),
+      platformFloor: await sequential({ url: `${floor.url}/ask`, body: ASK, n: SEQ_N }),
       nlgateMemory: await sequential({ url: `${mem.url}/agents/up/ask`, body: ASK, n: SEQ_N }),
       nlgateRedis: await sequential({ url: `${red.url}/agents/up/ask`, body: ASK, n: SEQ_N }),
     };
     const added = (x: { p50Ms: number; p99Ms: number }) => ({ p50Ms: round(x.p50Ms - seq.direct.p50Ms), p99Ms: round(x.p99Ms - seq.direct.p99Ms) });
-    extra.sequential = { ...seq, addedOverDirect: { nlgateMemory: added(seq.nlgateMemory), nlgateRedis: added(seq.nlgateRedis) } };
+    extra.sequential = { ...seq, addedOverDirect: { platformFloor: added(seq.platformFloor), nlgateMemory: added(seq.nlgateMemory), nlgateRedis: added(seq.nlgateRedis) } };
+    await floor.stop();
+    floor = undefined;
     for (const [k, v] of Object.entries(seq)) console.log(`  ${k.padEnd(14)} p50 ${v.p50Ms} ms  p99 ${v.p99Ms} ms`);
 
     console.log('\nSSE, one stream at a time (time to first result / to the end)');
