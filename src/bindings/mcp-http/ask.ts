@@ -4,7 +4,7 @@ import { collectEvents } from '../../core/collect.ts';
 import { describeIssues } from '../../core/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
-import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, ElicitationSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { callOptions, clientCapabilities, elicitationModes, type McpCall } from './call.ts';
 import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
@@ -70,11 +70,16 @@ function encodeState(e: Elicitation): string {
   return Buffer.from(JSON.stringify(e)).toString('base64url');
 }
 
+/**
+ * The elicitation a 2026 client echoes back as `requestState` (SEP-2322). It is the client's to
+ * hold and carries nothing the client could not have sent in its own follow-up ask, so it is not
+ * signed; it is validated like any input: anything that is not an elicitation is ignored.
+ */
 function decodeState(state: unknown): Elicitation | undefined {
   if (typeof state !== 'string') return undefined;
   try {
-    const e = JSON.parse(Buffer.from(state, 'base64url').toString('utf8')) as unknown;
-    return e !== null && typeof e === 'object' ? (e as Elicitation) : undefined;
+    const parsed = ElicitationSchema.safeParse(JSON.parse(Buffer.from(state, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
