@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { builtinBindings } from '../src/bindings/index.ts';
 import { renderNlwebError } from '../src/bindings/nlweb-http/render/index.ts';
 import { LimitsSchema, ServerConfigSchema } from '../src/config/schema.ts';
-import { silentLogger } from '../src/core/logger.ts';
+import { silentLogger } from '../src/base/logger.ts';
 import { createEdge } from '../src/edge/index.ts';
 import { MemoryStore } from '../src/store/memory.ts';
 

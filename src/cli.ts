@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../adapters/index.ts';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
-import { createLogger } from './core/logger.ts';
+import { createLogger } from './base/logger.ts';
 import { startServer } from './server.ts';
 import { startTracing } from './telemetry/index.ts';
 import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';

@@ -7,7 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { GatewayConfig } from './config/schema.ts';
-import type { Logger } from './core/logger.ts';
+import type { Logger } from './base/logger.ts';
 
 /** The worker count a config asks for: `WORKERS` (a number or `auto`) over `server.workers`. */
 export function workerCount(config: GatewayConfig, env: NodeJS.ProcessEnv = process.env): number {

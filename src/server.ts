@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { createApp, type GatewayApp } from './app.ts';
 import type { LoadedConfig } from './config/load.ts';
 import type { Limits } from './config/schema.ts';
-import type { Logger } from './core/logger.ts';
+import type { Logger } from './base/logger.ts';
 import { capConnections, connectionOptions } from './edge/connections.ts';
 
 export interface RunningServer extends GatewayApp {

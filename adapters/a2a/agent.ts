@@ -2,7 +2,7 @@ import { UpstreamClient } from '../../src/core/upstream/index.ts';
 import { randomUUID } from 'node:crypto';
 import { Role, type Message, type Part, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { Client } from '@a2a-js/sdk/client';

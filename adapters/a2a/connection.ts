@@ -1,6 +1,6 @@
 import { AGENT_CARD_PATH, type AgentCard } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { A2aAdapterConfig } from './config.ts';
 
 const DEFAULT_CARD_TTL_MS = 300_000;

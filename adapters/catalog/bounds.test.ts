@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { CatalogAgent } from './agent.ts';
 import { fuzzyEdits, planQuery, prefixAllowed, SEARCH_BOUNDS } from './bounds.ts';
 import { loadCatalogFile } from './load.ts';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { AdapterFactory } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { CatalogAgent } from './agent.ts';
 import { type CatalogConfig, CatalogConfigSchema } from './config.ts';
 import { loadCatalogFile } from './load.ts';

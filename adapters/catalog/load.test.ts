@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { detectFormat, loadCatalogFile, parseCatalog } from './load.ts';
 
 const EXAMPLES = join(import.meta.dirname, '../../examples/catalog');

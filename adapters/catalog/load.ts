@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { looksLikeXml, parseRss, RssSyntaxError } from './rss.ts';
 import { firstText, isPlainObject } from './text.ts';
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { CatalogAgent } from './agent.ts';
 import { type CatalogFormat, loadCatalogFile, parseCatalog } from './load.ts';

@@ -1,6 +1,6 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import type { AdapterDeps, Agent, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { buildAskCall, upstreamRequest } from './ask-mapping.ts';

@@ -1,5 +1,5 @@
 import type { CallContext, ToolDescription } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { McpAskMapping } from './config.ts';
 import { renderTemplate } from './template.ts';

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { GatewayError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { GatewayError } from '../../src/base/errors.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import { parseUpstreamUrl, redactUrlCredentials, UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { CallScopes } from './call-scope.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';

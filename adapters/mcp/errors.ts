@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 
 /** Longest upstream error message passed on (MCP error messages are meant for clients; bodies are not). */
 const MAX_MESSAGE = 200;

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 
 type Params = Record<string, unknown>;
 type ServerCaps = Record<string, unknown> & { resources?: object; prompts?: object; completions?: object; logging?: object };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClientSession } from '../../src/core/agent.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { CallScopes } from './call-scope.ts';
 import { McpAdapterConfigSchema } from './config.ts';
 import { UpstreamSessions, mirroredCapabilities } from './upstream-sessions.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { GatewayError } from '../../src/base/errors.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import { transportOf, type McpAdapterConfig } from './config.ts';
 import { UpstreamConnection, type ConnectionOptions } from './connection.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/agent.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { UpstreamSession } from './session.ts';
 
 function ctx(attrs: Record<string, string> | null): CallContext {

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../src/core/events.ts';
-import type { ErrorCode } from '../../src/core/errors.ts';
+import type { ErrorCode } from '../../src/base/errors.ts';
 import { legacyItemToResult, summaryItem } from './items.ts';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallContext } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { assertUpstreamOk, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import { framesOfValue, isEventStream, replyFrames } from './reply.ts';
 import type { LegacyParams } from './request.ts';

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../src/core/events.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { UpstreamResponse } from '../../src/core/upstream/index.ts';
 import { readSse, type SseMessage } from '../../src/protocol/sse.ts';
 import type { LegacyFrameReader } from './frames.ts';

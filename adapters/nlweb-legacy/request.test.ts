@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/agent.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { buildLegacyParams, encodePrev, legacyMode, mergePrev, toJsonBody, toSearchParams, upstreamConversationId } from './request.ts';
 

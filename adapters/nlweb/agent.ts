@@ -1,5 +1,5 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import { assertUpstreamOk, UpstreamClient, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import { mapJsonReply } from './json-reply.ts';
 

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../../src/core/events.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { contentEvents, isObject, looksLikeReply, replyMeta, responseType } from './reply-fields.ts';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import { ElicitationSchema, PromiseInfoSchema, ResultItemSchema } from '../../src/protocol/nlweb/index.ts';
 import { mapJsonReply } from './json-reply.ts';

@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../../src/core/events.ts';
-import { GatewayError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { GatewayError } from '../../src/base/errors.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import { cancelledError, isTooLarge, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { SseMessage } from '../../src/protocol/sse.ts';
 import { mapJsonReply } from './json-reply.ts';

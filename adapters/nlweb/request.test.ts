@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/core/agent.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { NlwebAdapterConfigSchema } from './config.ts';
 import { buildAskBody, buildAwaitBody, buildHeaders, type RequestSettings } from './request.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Agent, AgentDescription, CallContext, CommonAgentConfig, ToolDescription, ToolResult } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import { UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { findAction, type WebtoolAction } from '../../src/protocol/webtool/index.ts';

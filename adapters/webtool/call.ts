@@ -3,8 +3,8 @@
  * envelope, validate `data`. Upstream errors become GatewayErrors without upstream internals.
  */
 import type { ToolResult } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { GatewayError } from '../../src/base/errors.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import type { UpstreamClient, UpstreamResponse } from '../../src/core/upstream/index.ts';
 import { CUSTOM_ERROR_CODE, parseEnvelope, type ExecutionRequest, type WebtoolAction } from '../../src/protocol/webtool/index.ts';
 import type { Snapshot } from './pin.ts';

@@ -2,8 +2,8 @@
  * Version lock-in (webtools "Security Considerations"): the adapter pins one version of the upstream's
  * metadata and refuses to work with it once the same version is served with different content.
  */
-import { GatewayError } from '../../src/core/errors.ts';
-import type { Logger } from '../../src/core/logger.ts';
+import { GatewayError } from '../../src/base/errors.ts';
+import type { Logger } from '../../src/base/logger.ts';
 import type { UpstreamClient } from '../../src/core/upstream/index.ts';
 import {
   createSchemaCompiler,

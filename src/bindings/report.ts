@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { toGatewayError, type GatewayError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { toGatewayError, type GatewayError } from '../base/errors.ts';
+import type { Logger } from '../base/logger.ts';
 
 /**
  * What a binding's error handler caught, as a GatewayError; an INTERNAL_ERROR is logged with the

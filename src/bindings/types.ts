@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { GatewayError } from '../core/errors.ts';
+import type { GatewayError } from '../base/errors.ts';
 import type { Gateway } from '../core/gateway-types.ts';
 import type { Principal } from '../core/principal.ts';
 

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { AgentEntry } from './agents.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import { anonymousPrincipal } from './principal.ts';
 import { publishRejection } from './core-events.ts';

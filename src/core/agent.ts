@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { AgentEvent } from './events.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { UpstreamClient } from './upstream/index.ts';
 
 /** A JSON Schema object as published to clients (MCP `inputSchema`, webtool `requestSchema`). */

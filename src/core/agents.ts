@@ -1,9 +1,9 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import { querySites } from '../protocol/nlweb/index.ts';
 import type { AdapterFactory, Agent, AgentDescription, CommonAgentConfig } from './agent.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import type { AgentInfo } from './gateway-types.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { poolSettings, UpstreamClient, UpstreamPools, type UpstreamLimits } from './upstream/index.ts';
 
 /** One configured agent: its instance, its settings and its cached description. */

@@ -1,10 +1,10 @@
 import type { CallContext } from './agent.ts';
 import type { AgentEntry } from './agents.ts';
 import type { Conversations, Turn } from './conversations.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import { newRequestId } from './ids.ts';
-import { lazyChild, type Logger } from './logger.ts';
+import { lazyChild, type Logger } from '../base/logger.ts';
 
 /** One agent call's context and the handles that end it. */
 export interface CallHandle {

@@ -1,7 +1,7 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import { publishCreated } from './core-events.ts';
 import { newToken } from './ids.ts';
 import { handleProblem, ownerTag, scopedHandle, scopedId } from './ownership.ts';

@@ -2,7 +2,7 @@ import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '.
 import type { Store } from '../store/store.ts';
 import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { Principal } from './principal.ts';
 
 /** How a binding calls the core for one inbound request. */

@@ -1,5 +1,5 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 
 /** Caps on what a caller can make the core keep or do (the config's `limits` section, issue 11). */
 export interface CoreLimits {

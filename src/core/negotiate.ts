@@ -1,6 +1,6 @@
 import { MODES, RESPONSE_FORMATS, normalizeResponseFormat, parseModes, type AskRequest } from '../protocol/nlweb/index.ts';
 import type { AgentDescription } from './agent.ts';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 
 /**
  * Content negotiation (NLWeb 3.3): the gateway renders the two standard formats for every agent, plus

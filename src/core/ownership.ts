@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import type { Principal } from './principal.ts';
 

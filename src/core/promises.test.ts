@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../store/index.ts';
 import type { Collected } from './collect.ts';
-import { silentLogger } from './logger.ts';
+import { silentLogger } from '../base/logger.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { failureResponse } from './responses.ts';
 

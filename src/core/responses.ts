@@ -9,7 +9,7 @@ import {
   type PromiseResponse,
   type ResultItem,
 } from '../protocol/nlweb/index.ts';
-import { ERROR_TABLE, isErrorCode, type GatewayError } from './errors.ts';
+import { ERROR_TABLE, isErrorCode, type GatewayError } from '../base/errors.ts';
 
 type ExtraMeta = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { AgentEvent } from './events.ts';
-import type { Logger } from './logger.ts';
-import { GatewayError, toGatewayError } from './errors.ts';
+import type { Logger } from '../base/logger.ts';
+import { GatewayError, toGatewayError } from '../base/errors.ts';
 
 /** Upstream `_meta` keys the gateway owns and therefore never copies from an upstream. */
 const OWNED_META_KEYS = new Set(['response_type', 'version', 'session_context', 'streaming', 'response_format']);

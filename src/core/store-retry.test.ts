@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from './errors.ts';
-import { silentLogger } from './logger.ts';
+import { GatewayError } from '../base/errors.ts';
+import { silentLogger } from '../base/logger.ts';
 import { retryStoreWrite } from './store-retry.ts';
 
 const down = () => new GatewayError('STORE_UNAVAILABLE', 'The state store is unavailable');

@@ -1,5 +1,5 @@
-import { toGatewayError } from './errors.ts';
-import type { Logger } from './logger.ts';
+import { toGatewayError } from '../base/errors.ts';
+import type { Logger } from '../base/logger.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 

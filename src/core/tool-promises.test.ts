@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from './errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import { answerResponse, failureResponse } from './responses.ts';
 import { toolResultAnswer, toolResultOf, toolRun } from './tool-promises.ts';
 

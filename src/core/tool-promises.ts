@@ -1,7 +1,7 @@
 import type { CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { ToolResult } from './agent.ts';
 import type { Collected } from './collect.ts';
-import { toGatewayError } from './errors.ts';
+import { toGatewayError } from '../base/errors.ts';
 import type { LocalRun } from './promises.ts';
 import { answerResponse, failureFromError } from './responses.ts';
 

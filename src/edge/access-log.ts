@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { RouteInfo } from './routes.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { GatewayError } from '../core/errors.ts';
+import type { GatewayError } from '../base/errors.ts';
 import type { RouteInfo } from './routes.ts';
 
 /** RFC 6750 3: the challenge of a 401; `invalid_token` when a credential was presented and refused. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../core/logger.ts';
+import { silentLogger } from '../base/logger.ts';
 import { createStore, MemoryStore, RedisStore } from './index.ts';
 
 describe('createStore', () => {

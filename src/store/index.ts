@@ -2,7 +2,7 @@
  * The state store (design.md "State"): one interface, two implementations that pass one contract
  * suite (contract.ts). `createStore` builds the one a config names.
  */
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { MemoryStore } from './memory.ts';
 import { RedisStore, type RedisStoreOptions } from './redis.ts';
 import type { Store } from './store.ts';

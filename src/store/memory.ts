@@ -8,8 +8,8 @@
  * Values are copied in and out as JSON, so callers cannot mutate stored state and what comes back
  * is exactly what Redis would give back.
  */
-import { GatewayError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { GatewayError } from '../base/errors.ts';
+import type { Logger } from '../base/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';

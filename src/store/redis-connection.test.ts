@@ -1,6 +1,6 @@
 import { ReplyError } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import { storeUnavailable, toStoreError } from './redis-connection.ts';
 
 describe('toStoreError', () => {

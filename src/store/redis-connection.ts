@@ -4,7 +4,7 @@
  * through only on a ready connection, so nothing waits in a queue for a Redis that is gone.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../base/errors.ts';
 
 type Client = Redis | Cluster;
 

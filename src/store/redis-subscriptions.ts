@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import type { Logger } from '../core/logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
 
 type Client = Redis | Cluster;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Cluster, Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../base/errors.ts';
 import { createRedisClient, parseRedisUrl, type RedisTarget } from './redis-url.ts';
 
 describe('parseRedisUrl', () => {

@@ -11,7 +11,7 @@
  * commands, a command timeout, and reconnection forever with capped backoff.
  */
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { GatewayError } from '../core/errors.ts';
+import { GatewayError } from '../base/errors.ts';
 
 export interface HostPort {
   host: string;

@@ -8,8 +8,8 @@
  * keeps reconnecting with capped backoff, and the same store works again when Redis is back.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { GatewayError } from '../core/errors.ts';
-import type { Logger } from '../core/logger.ts';
+import { GatewayError } from '../base/errors.ts';
+import type { Logger } from '../base/logger.ts';
 import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';

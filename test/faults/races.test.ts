@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken } from '../../src/core/ids.ts';
 import { ownerTag } from '../../src/core/ownership.ts';
 import { anonymousPrincipal } from '../../src/core/principal.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { createStore } from '../../src/store/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { listenRaw, readBody, type TestServer } from '../support/http.ts';

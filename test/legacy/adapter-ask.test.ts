@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import { ResultItemSchema } from '../../src/protocol/nlweb/index.ts';
 import { askAll, callContext, legacyAgent, resultsOf } from './helpers.ts';
 import { startLegacyServer, type LegacyServer } from './legacy-server.ts';

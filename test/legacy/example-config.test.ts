@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { ConfigError, loadConfigFile, parseConfig } from '../../src/config/load.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { listenApp, type TestServer } from '../support/http.ts';
 import { startLegacyServer, type LegacyServer } from './legacy-server.ts';
 

@@ -1,7 +1,7 @@
 import { nlwebLegacyAdapter, type NlwebLegacyAgent } from '../../adapters/nlweb-legacy/index.ts';
 import type { CallContext } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 
 /** An `nlweb-legacy` agent built the way the gateway builds one: the kind's schema, then create(). */

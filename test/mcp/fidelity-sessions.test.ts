@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/core/logger.ts';
+import { createLogger } from '../../src/base/logger.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startEverything, type Everything } from './fixtures/everything.ts';
 import { connectClient } from './support.ts';

@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpAgent, McpAdapterConfigSchema } from '../../adapters/mcp/index.ts';
 import type { CallContext, ClientChannel } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { MemoryBackend, MemoryStore } from '../../src/store/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 

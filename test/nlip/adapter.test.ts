@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nlipAdapter } from '../../adapters/nlip/index.ts';
 import type { Agent, CallContext } from '../../src/core/agent.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { startNlipTestAgent, type NlipTestAgent } from './nlip-test-agent.ts';
 

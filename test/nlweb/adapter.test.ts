@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nlwebAdapter } from '../../adapters/nlweb/index.ts';
 import type { Agent, CallContext } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { startV054Agent } from './agents/v054-agent.ts';
 import { startV055Agent, V055_SECRET } from './agents/v055-agent.ts';
 

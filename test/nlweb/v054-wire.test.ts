@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogAdapter } from '../../adapters/catalog/index.ts';
 import { createApp, type GatewayApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
 import { parseSseText } from '../support/http.ts';
 import { readAsV054Client } from '../support/nlweb-v054-client.ts';

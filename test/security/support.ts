@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { Agent } from 'undici';
-import { createLogger, type Logger } from '../../src/core/logger.ts';
+import { createLogger, type Logger } from '../../src/base/logger.ts';
 
 export const ALICE_KEY = 'alice-key-4f1c9e2a7b3d8e60';
 export const BOB_KEY = 'bob-key-91d2c7a4e8f03b15';

@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { nlwebAdapter } from '../../adapters/nlweb/index.ts';
 import type { CallContext } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { UpstreamClient } from '../../src/core/upstream/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startFlood, type FloodServer } from '../upstream/servers.ts';

@@ -8,7 +8,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
 import type { Agent, CallContext } from '../../src/core/agent.ts';
-import { createLogger, type Logger } from '../../src/core/logger.ts';
+import { createLogger, type Logger } from '../../src/base/logger.ts';
 import { redactUrlCredentials } from '../../src/core/upstream/index.ts';
 import type { UpstreamExchange } from '../../src/core/upstream-events.ts';
 import { startScripted, type RecordingServer } from '../upstream/servers.ts';

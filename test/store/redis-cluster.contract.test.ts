@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { bucketOf, PROMISE_BUCKETS, RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';

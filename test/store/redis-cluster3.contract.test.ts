@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis } from '../support/redis.ts';

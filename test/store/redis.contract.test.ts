@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { runningPromise } from '../../src/store/contract-helpers.ts';
 import { bucketOf, RedisStore } from '../../src/store/redis.ts';

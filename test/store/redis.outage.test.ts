@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { eventually, runningPromise } from '../../src/store/contract-helpers.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import type { Store } from '../../src/store/store.ts';

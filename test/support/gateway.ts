@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { createApp, type AppOptions, type GatewayApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { listenApp } from './http.ts';
 import { scriptedAdapter } from './scripted-agent.ts';
 

@@ -1,7 +1,7 @@
 /** Prefix-scoped key helpers for the Redis store suites (never FLUSHDB: REDIS_URL may be shared). */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 
 /** Counts the live keys under `prefix` (SCAN skips logically expired keys, unlike DBSIZE). */

@@ -73,7 +73,8 @@ function chooseDescribe(): typeof describe {
   // CI must run the Redis suites: unavailability there is a failure, never a silent skip.
   if (process.env.CI === 'true') throw new Error(`${why}: the Redis suites cannot run under CI=true`);
   console.warn(`\n*** SKIPPING Redis suites: ${why}. Install redis-server or set REDIS_URL. ***\n`);
-  return describe.skip as unknown as typeof describe;
+  // Each skipped suite carries the reason in its name.
+  return ((name: string, fn: () => void) => describe.skip(`${name} (skipped: ${why})`, fn)) as unknown as typeof describe;
 }
 
 /** `describe` when Redis can run here, else a loudly announced `describe.skip` (a failure under CI). */

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { webtoolAdapter, type WebtoolAgent } from '../../adapters/webtool/index.ts';
 import type { CallContext, ConversationView } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/core/errors.ts';
+import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { silentLogger } from '../../src/core/logger.ts';
+import { silentLogger } from '../../src/base/logger.ts';
 import { startKitchen, type KitchenUpstream } from './kitchen-upstream.ts';
 
 let kitchen: KitchenUpstream;

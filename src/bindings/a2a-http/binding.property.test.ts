@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type GatewayApp } from '../../app.ts';
 import { parseConfig } from '../../config/load.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../base/logger.ts';
 import { scriptedAdapter } from '../../../test/support/scripted-agent.ts';
 
 let gw: GatewayApp;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { newToken } from '../../core/ids.ts';
 import type { Principal } from '../../core/principal.ts';

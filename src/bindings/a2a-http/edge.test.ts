@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { a2aEdgeHooks } from './edge.ts';
 
 /** Refusals the edge makes before the binding runs, rendered by the binding's hooks. */

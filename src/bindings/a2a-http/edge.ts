@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { toJsonRpcError, toRestErrorBody } from '@a2a-js/sdk/errors';
-import type { GatewayError } from '../../core/errors.ts';
+import type { GatewayError } from '../../base/errors.ts';
 import { a2aErrorOf } from './errors.ts';
 
 /** True for an A2A JSON-RPC end-point path (`/a2a/{agent}` or `/a2a/{agent}/`). */

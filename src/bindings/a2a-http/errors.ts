@@ -6,7 +6,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
-import { ERROR_TABLE, toGatewayError, type A2aErrorName, type GatewayError } from '../../core/errors.ts';
+import { ERROR_TABLE, toGatewayError, type A2aErrorName, type GatewayError } from '../../base/errors.ts';
 
 /**
  * Gateway errors as A2A 1.0 errors (spec §3.3.2) through the one error table's `a2a` column. The

@@ -1,7 +1,7 @@
 import { Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type Message, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
-import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import { GatewayError, toGatewayError } from '../../base/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { failureResponse } from '../../core/responses.ts';
 import { isPromise } from '../../protocol/nlweb/index.ts';

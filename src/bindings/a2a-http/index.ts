@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
 import { AgentCard } from '@a2a-js/sdk';
-import { toGatewayError } from '../../core/errors.ts';
+import { toGatewayError } from '../../base/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
 import { buildAgentCard } from './card.ts';

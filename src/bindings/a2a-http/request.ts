@@ -1,4 +1,4 @@
-import { describeIssues, GatewayError } from '../../core/errors.ts';
+import { describeIssues, GatewayError } from '../../base/errors.ts';
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
 import { AskRequestSchema, inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 

@@ -1,5 +1,5 @@
 import { Task, TaskState, type Message, type SendMessageRequest } from '@a2a-js/sdk';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { newToken } from '../../core/ids.ts';
 import { bindContext, openContext } from './contexts.ts';
 import type { HandlerDeps } from './handler.ts';

@@ -1,5 +1,5 @@
 import { Task, TaskState, type Part, type SendMessageRequest, type StreamResponse } from '@a2a-js/sdk';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { isSummaryItem, renderResponseText } from '../../core/render-text.ts';
 import { answerResponse, elicitationResponse, failureResponse } from '../../core/responses.ts';
 import type { CanonicalResponse, ResultItem } from '../../protocol/nlweb/index.ts';

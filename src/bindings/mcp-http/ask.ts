@@ -1,7 +1,7 @@
 import { ProtocolError, inputRequired, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { ClientChannel } from '../../core/agent.ts';
 import { collectEvents } from '../../core/collect.ts';
-import { describeIssues } from '../../core/errors.ts';
+import { describeIssues } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
 import { AskRequestSchema, AwaitRequestSchema, ElicitationSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';

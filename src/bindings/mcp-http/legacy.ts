@@ -10,8 +10,8 @@ import {
   readRequestBody,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
-import { toGatewayError } from '../../core/errors.ts';
-import type { Logger } from '../../core/logger.ts';
+import { toGatewayError } from '../../base/errors.ts';
+import type { Logger } from '../../base/logger.ts';
 import type { Store } from '../../store/store.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';

@@ -1,6 +1,6 @@
 import type { ClientChannel } from '../../core/agent.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { callOptions, type McpCall } from './call.ts';
 import { clientSessionOf } from './session-link.ts';
 

@@ -1,6 +1,6 @@
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolResult } from '../../core/agent.ts';
-import { GatewayError, toGatewayError } from '../../core/errors.ts';
+import { GatewayError, toGatewayError } from '../../base/errors.ts';
 import { renderResponseText } from '../../core/render-text.ts';
 import { failureFromError } from '../../core/responses.ts';
 import { isPromise, type CanonicalResponse } from '../../protocol/nlweb/index.ts';

@@ -1,5 +1,5 @@
 import { ProtocolError, SUPPORTED_PROTOCOL_VERSIONS, Server, inputRequired, type CallToolResult, type ServerCapabilities } from '@modelcontextprotocol/server';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
 import { callOptions, clientChannel, roundsOf, tasksEnabled, type McpCall } from './call.ts';

@@ -1,6 +1,6 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { publishCreated } from '../../core/core-events.ts';
 import { newToken } from '../../core/ids.ts';
 import { isOwner, ownerTag } from '../../core/ownership.ts';

@@ -1,4 +1,4 @@
-import { describeIssues, toGatewayError } from '../../core/errors.ts';
+import { describeIssues, toGatewayError } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import type { Principal } from '../../core/principal.ts';
 import { AskRequestSchema, isFailure, type CanonicalResponse } from '../../protocol/nlweb/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { answerResponse, elicitationResponse, promiseResponse } from '../../core/responses.ts';
 import { NlipMessageSchema, toWire } from '../../protocol/nlip/index.ts';
 import { renderAuthRequest, renderError, renderResponse, renderUploadLocation } from './reply.ts';

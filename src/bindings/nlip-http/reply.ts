@@ -1,4 +1,4 @@
-import type { GatewayError } from '../../core/errors.ts';
+import type { GatewayError } from '../../base/errors.ts';
 import { isSummaryItem, renderResponseText } from '../../core/render-text.ts';
 import { failureFromError } from '../../core/responses.ts';
 import { isAnswer, isElicitation, isFailure, isPromise, type CanonicalResponse } from '../../protocol/nlweb/index.ts';

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
 import { AskRequestSchema, AwaitRequestSchema, requestedWireVersion } from '../../protocol/nlweb/index.ts';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type GatewayApp } from '../../app.ts';
 import { parseConfig } from '../../config/load.ts';
-import { silentLogger } from '../../core/logger.ts';
+import { silentLogger } from '../../base/logger.ts';
 import { NlwebResponseSchema } from '../../../src/protocol/nlweb/index.ts';
 import { parseSseText } from '../../../test/support/http.ts';
 import { scriptedAdapter, scriptedCalls } from '../../../test/support/scripted-agent.ts';

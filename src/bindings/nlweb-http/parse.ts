@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { GatewayError, describeIssues } from '../../core/errors.ts';
+import { GatewayError, describeIssues } from '../../base/errors.ts';
 
 /**
  * Reads a request body as a JSON object (7.1), unvalidated. Content-Type is not required (curl's `-d`

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { GatewayError } from '../../core/errors.ts';
+import type { GatewayError } from '../../base/errors.ts';
 import { reportError } from '../report.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { callerOf } from '../credentials.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AskRequestSchema } from '../../protocol/nlweb/index.ts';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { decodePrev, parseLegacyAsk, toAskRequest, toV055Mode, wantsLegacyStream } from './params.ts';
 
 const q = (s: string) => {

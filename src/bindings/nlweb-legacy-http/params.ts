@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GatewayError, describeIssues } from '../../core/errors.ts';
+import { GatewayError, describeIssues } from '../../base/errors.ts';
 import { inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 
 /** Most previous queries taken from one URL (the core keeps its own bounded history too). */

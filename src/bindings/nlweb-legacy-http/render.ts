@@ -1,4 +1,4 @@
-import { ERROR_TABLE, isErrorCode } from '../../core/errors.ts';
+import { ERROR_TABLE, isErrorCode } from '../../base/errors.ts';
 import { isSummaryItem, renderResponseText } from '../../core/render-text.ts';
 import { NLWEB_VERSION, isAnswer, isElicitation, isFailure, type CanonicalResponse, type Elicitation, type ResultItem } from '../../protocol/nlweb/index.ts';
 

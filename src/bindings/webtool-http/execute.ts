@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { describeIssues, GatewayError } from '../../core/errors.ts';
+import { describeIssues, GatewayError } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { handleProblem } from '../../core/ownership.ts';
 import { AskRequestSchema, AwaitRequestSchema, inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ToolResult } from '../../core/agent.ts';
-import { ERROR_TABLE, isErrorCode, type GatewayError } from '../../core/errors.ts';
+import { ERROR_TABLE, isErrorCode, type GatewayError } from '../../base/errors.ts';
 import { isFailure, type CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import {
   CUSTOM_ERROR_CODE,

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readSse, SseEventTooLargeError } from '../../protocol/sse.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { UpstreamHeaders, UpstreamResponse } from './response.ts';
 
 /** Splits `bytes` at the given cut points (sorted, deduplicated, inside the buffer). */

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { upstreamChannels, type UpstreamExchange } from '../upstream-events.ts';
 import { requestError } from './errors.ts';
 import { DEFAULT_POOL_SETTINGS, UpstreamPools } from './pools.ts';

@@ -1,5 +1,5 @@
 import { errors as undiciErrors } from 'undici';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 
 /** The error a caller abort becomes: the core's own reason when it gave a GatewayError, else CANCELLED. */
 export function cancelledError(signal: AbortSignal): GatewayError {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { readSse, SseEventTooLargeError, type SseMessage } from '../../protocol/sse.ts';
-import { GatewayError } from '../errors.ts';
+import { GatewayError } from '../../base/errors.ts';
 import { upstreamChannels, type UpstreamExchange } from '../upstream-events.ts';
 import { bodyError, tooLargeError } from './errors.ts';
 

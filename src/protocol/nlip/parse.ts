@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../../core/errors.ts';
+import { describeIssues } from '../../base/errors.ts';
 import { NLIP_FORMATS, isControlMessage, type NlipContent, type NlipFormat, type NlipMessage, type NlipSubmessage } from './message.ts';
 
 /**

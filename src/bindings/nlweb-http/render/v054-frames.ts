@@ -1,5 +1,5 @@
 import { normalizeResponseFormat, type ResultItem } from '../../../protocol/nlweb/index.ts';
-import { ERROR_TABLE, isErrorCode } from '../../../core/errors.ts';
+import { ERROR_TABLE, isErrorCode } from '../../../base/errors.ts';
 import type { AgentEvent } from '../../../core/events.ts';
 import { passThroughMeta } from '../../../core/run.ts';
 import { v054Item, v054Meta } from './v054-shape.ts';

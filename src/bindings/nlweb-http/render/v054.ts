@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { sseResponse } from '../../sse-stream.ts';
 import type { CanonicalResponse } from '../../../protocol/nlweb/index.ts';
-import type { GatewayError } from '../../../core/errors.ts';
+import type { GatewayError } from '../../../base/errors.ts';
 import type { AskStream } from '../../../core/gateway-types.ts';
 import { failureFromError } from '../../../core/responses.ts';
 import { v054Frames } from './v054-frames.ts';

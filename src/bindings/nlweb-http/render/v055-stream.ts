@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { sseResponse } from '../../sse-stream.ts';
 import { NLWEB_VERSION, normalizeResponseFormat } from '../../../protocol/nlweb/index.ts';
-import { isErrorCode, ERROR_TABLE } from '../../../core/errors.ts';
+import { isErrorCode, ERROR_TABLE } from '../../../base/errors.ts';
 import type { AskStream } from '../../../core/gateway-types.ts';
 import { passThroughMeta } from '../../../core/run.ts';
 import type { ItemDecorator } from '../actions.ts';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { CanonicalResponse } from '../../../protocol/nlweb/index.ts';
-import type { GatewayError } from '../../../core/errors.ts';
+import type { GatewayError } from '../../../base/errors.ts';
 import type { AskStream } from '../../../core/gateway-types.ts';
 import { renderFormat, renderNlwebError, statusFor } from './v055.ts';
 import { renderSse } from './v055-stream.ts';

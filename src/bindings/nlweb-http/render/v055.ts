@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isAnswer, normalizeResponseFormat, type CanonicalResponse, type NlwebResponse } from '../../../protocol/nlweb/index.ts';
-import type { GatewayError } from '../../../core/errors.ts';
+import type { GatewayError } from '../../../base/errors.ts';
 import { isSummaryItem, renderResponseText } from '../../../core/render-text.ts';
 import { failureFromError } from '../../../core/responses.ts';
 
