@@ -1,16 +1,9 @@
 import { useState } from 'preact/hooks';
 
-export interface ConsoleAgent {
-  name: string;
-  kind: string;
-  description: string;
-  sites: string[];
-  itemTypes: string[];
-  tools: Array<{ name: string; description: string }>;
-  inProcess: boolean;
-  requireAuth: boolean;
-  endpoints: Record<string, string>;
-}
+// The server's own type (type-only: nothing of the server is bundled into the page).
+import type { ConsoleAgent } from '../../src/console/agents.ts';
+
+export type { ConsoleAgent };
 
 function CopyButton({ text, label }: { text: string; label: string }) {
   const [done, setDone] = useState(false);

@@ -30,23 +30,10 @@ export interface ClientExchange {
   error?: string;
 }
 
-/** One upstream exchange as /console/api/wire returns it. */
-export interface UpstreamExchange {
-  id: number;
-  agent: string;
-  kind?: string;
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  responseBody: string;
-  truncated: boolean;
-  error?: string;
-  durationMs?: number;
-  done: boolean;
-}
+/** One upstream exchange as /console/api/wire returns it (the server's own type; type-only). */
+import type { CapturedExchange } from '../../src/console/capture.ts';
+
+export type UpstreamExchange = CapturedExchange;
 
 export type Protocol = 'nlweb-json' | 'nlweb-sse' | 'nlip' | 'mcp' | 'webtool' | 'nlweb-legacy';
 
