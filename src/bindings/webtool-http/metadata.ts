@@ -93,8 +93,9 @@ export async function agentMetadata(gateway: Gateway, agent: string): Promise<We
 }
 
 /**
- * The metadata built from each agent description. The registry fetches a description once and never
- * changes it (src/core/agents.ts), and the published tools derive from it, so the canonical-JSON
+ * The metadata built from each agent description. The registry never mutates a description: when an
+ * agent's tools change it drops it and fetches a new one (src/core/agents.ts, `invalidateDescription`),
+ * and the published tools derive from it, so the canonical-JSON
  * hash behind `version` is computed once per description rather than on every execution, where it
  * was a third of a webtool call's CPU (`npm run bench:profile webtool`).
  */
