@@ -7,6 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { parseSseText } from '../support/http.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startHttpFixture, type HttpFixture } from './fixtures/http-server.ts';
 import { ERAS, STDIO_FIXTURE, connectClient, eventually, modernHeaders } from './support.ts';
@@ -71,6 +72,25 @@ describe.each(ERAS)('a %s client', (era) => {
     expect(textOf(r)).toBe('report on soup');
   });
 
+  it('a 2025 upstream\'s taskSupport "required" tool runs as a 2026-07-28 task for a client with the tasks extension', async () => {
+    const caps = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const call = async (method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) => {
+      const res = await modernRequest(`${gw.url}/mcp`, method, params, headers, caps);
+      const text = await res.text();
+      const body = (res.headers.get('content-type') ?? '').includes('text/event-stream') ? parseSseText(text).map((e) => e.data as Record<string, any>).find((m) => m && 'id' in m)! : JSON.parse(text);
+      expect(body.error, JSON.stringify(body)).toBeUndefined();
+      return body.result as Record<string, any>;
+    };
+    const created = await call('tools/call', { name: 'jobs__report', arguments: { topic: 'stew' } });
+    expect(created.resultType).toBe('task');
+    let task: Record<string, any> = {};
+    await eventually(async () => {
+      task = await call('tasks/get', { taskId: created.taskId }, { 'mcp-name': created.taskId });
+      return task.status === 'completed';
+    }, 15_000);
+    expect(JSON.stringify(task.result)).toContain('report on stew');
+  });
+
   it('server/discover lists only 2026-07-28 (item 7): it names the 2025 revisions the endpoint also serves', async () => {
     const res = await modernRequest(`${gw.url}/mcp`, 'server/discover', {});
     const body = (await res.json()) as { result?: { supportedVersions?: string[] }; error?: unknown };
@@ -88,8 +108,8 @@ const UNDECLARED = [
 ] as const;
 
 /** A 2026-07-28 request as it travels (per-request envelope in `_meta`, MCP-Protocol-Version header). */
-function modernRequest(url: string, method: string, params: Record<string, unknown>, extraHeaders: Record<string, string> = {}): Promise<Response> {
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+function modernRequest(url: string, method: string, params: Record<string, unknown>, extraHeaders: Record<string, string> = {}, capabilities: Record<string, unknown> = {}): Promise<Response> {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': capabilities };
   return fetch(url, {
     method: 'POST',
     headers: { ...modernHeaders(method, typeof params.uri === 'string' || typeof params.name === 'string' ? String(params.uri ?? params.name) : undefined), ...extraHeaders },
