@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { anonymousPrincipal } from '../../core/principal.ts';
 import { bodyLimit } from '../body-limit.ts';
@@ -63,7 +64,10 @@ function routes({ gateway, settings }: BindingContext): Hono {
       }
     }
     try {
-      if (await isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) return await legacy.handle(req, base, parsedBody);
+      if (await isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) {
+        const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+        return await legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined);
+      }
       calls.set(req, { ...base, era: 'modern' });
       return await modern.fetch(req, parsedBody !== undefined ? { parsedBody } : undefined);
     } catch (err) {

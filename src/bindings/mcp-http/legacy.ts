@@ -43,6 +43,12 @@ function negotiated(requested: unknown): string {
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
+/**
+ * Registers `done` for when the HTTP response is over (sent or abandoned): on Node, the response's
+ * own `close` (index.ts), which spares a second stream around every answer's body.
+ */
+export type OnSent = (done: () => void) => void;
+
 /** Calls `done` once the response body has been sent or abandoned (the exchange is over). */
 function whenSent(res: Response, done: () => void): Response {
   if (!res.body) {
@@ -81,10 +87,10 @@ export class LegacyEndpoint {
   constructor(private readonly deps: LegacyDeps) {}
 
   /** Serves one HTTP request of a 2025-era client. */
-  async handle(req: Request, base: CallBase, parsedBody?: unknown): Promise<Response> {
+  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
     switch (req.method) {
       case 'POST':
-        return this.post(req, base, parsedBody);
+        return this.post(req, base, parsedBody, onSent);
       case 'GET':
         return this.listen(req, base);
       case 'DELETE':
@@ -105,7 +111,7 @@ export class LegacyEndpoint {
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
-  private async post(req: Request, base: CallBase, parsedBody?: unknown): Promise<Response> {
+  private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
     if (!isJsonContentType(req.headers.get('content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -137,7 +143,7 @@ export class LegacyEndpoint {
         if (e.code !== 'PAYLOAD_TOO_LARGE') throw err;
         return jsonRpcError(e.mapping.http, e.mapping.jsonrpc, e.message);
       }
-      const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session });
+      const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
       if (!res.ok) {
         await this.deps.sessions.delete(session.id);
         return res;
@@ -155,11 +161,11 @@ export class LegacyEndpoint {
       if (relayed.length > 0) await this.deps.store.publishTopic(answersTopic(session.id), JSON.stringify(relayed));
       return new Response(null, { status: 202 });
     }
-    return this.exchange(req, parsed, { ...base, era: 'legacy', session });
+    return this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
   }
 
   /** One request/response exchange on a fresh server instance and a stateless SDK transport. */
-  private async exchange(req: Request, parsedBody: unknown, call: McpCall): Promise<Response> {
+  private async exchange(req: Request, parsedBody: unknown, call: McpCall, onSent?: OnSent): Promise<Response> {
     const server = await buildMcpServer(this.deps, call);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
@@ -187,7 +193,10 @@ export class LegacyEndpoint {
       void server.close().catch(() => undefined);
     };
     try {
-      return whenSent(await transport.handleRequest(req, { parsedBody }), done);
+      const res = await transport.handleRequest(req, { parsedBody });
+      if (!onSent) return whenSent(res, done);
+      onSent(done);
+      return res;
     } catch (err) {
       done();
       throw err;
