@@ -29,34 +29,40 @@ describe('sseResponse', () => {
   });
 
   it('sends what is written in one turn as one chunk, and a later event as its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
     const res = await app(async (sse) => {
       await sse.writeSSE({ event: 'start', data: '1' });
       await sse.writeSSE({ event: 'result', data: '2' });
-      await new Promise((r) => setTimeout(r, 20));
+      await gate; // the client has the first chunk
       await sse.writeSSE({ event: 'complete', data: '3' });
     }).request('/');
-    expect(await chunks(res)).toEqual(['event: start\ndata: 1\n\nevent: result\ndata: 2\n\n', 'event: complete\ndata: 3\n\n']);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe('event: start\ndata: 1\n\nevent: result\ndata: 2\n\n');
+    release();
+    expect(decoder.decode((await reader.read()).value)).toBe('event: complete\ndata: 3\n\n');
+    expect((await reader.read()).done).toBe(true);
   });
 
   it('calls onAbort when the client leaves, and later writes go nowhere', async () => {
     let aborted = false;
-    let afterAbort: Promise<void> | undefined;
-    let wrote!: () => void;
-    const first = new Promise<void>((r) => (wrote = r));
+    let left!: () => void;
+    const gone = new Promise<void>((r) => (left = r));
+    let finished!: (late: unknown) => void;
+    const done = new Promise<unknown>((r) => (finished = r));
     const res = await app(async (sse) => {
       sse.onAbort(() => (aborted = true));
       await sse.writeSSE({ data: 'first' });
-      wrote();
-      await new Promise((r) => setTimeout(r, 30));
-      afterAbort = sse.writeSSE({ data: 'late' });
+      await gone;
+      finished(await sse.writeSSE({ data: 'late' }).then(() => 'resolved', () => 'rejected'));
     }).request('/');
     const reader = res.body!.getReader();
-    await first;
     expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: first\n\n');
     await reader.cancel();
     expect(aborted).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    await expect(afterAbort).resolves.toBeUndefined();
+    left();
+    expect(await done).toBe('resolved');
   });
 
   it('waits while the client does not read (bounded queue), then goes on', async () => {

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UpstreamClient } from './client.ts';
+import { UpstreamPools } from './pools.ts';
 
 interface Upstream {
   url: string;
@@ -51,13 +52,17 @@ describe('upstream keep-alive after an SSE answer', () => {
   it('reuses one connection for calls that leave a finished stream at complete', async () => {
     const up = await sseUpstream({ tail: 'data: {"message_type":"trailing"}\n\n' });
     servers.push(up.server);
-    const client = new UpstreamClient({ agent: 'a' });
+    const pools = new UpstreamPools();
+    const client = new UpstreamClient({ agent: 'a', pools });
+    const pool = pools.get(new URL(up.url).origin);
     for (let i = 0; i < 5; i++) {
       expect(await firstEvent(client, up.url)).toContain('complete');
-      await new Promise((r) => setTimeout(r, 20)); // the rest of the body arrives and is discarded
+      // The rest of the body arrives and is discarded; the socket is then free in the pool. (Before
+      // the fix it was destroyed instead: this wait ran out and the next call opened a new one.)
+      for (let t = 0; t < 400 && !(pool.stats.free >= 1 && pool.stats.running === 0); t++) await new Promise((r) => setTimeout(r, 5));
     }
     expect(up.connections()).toBe(1);
-    await client.close();
+    await pools.close();
   });
 
   it('drops a stream that goes on sending after the answer (the answer does not wait for its end)', async () => {
