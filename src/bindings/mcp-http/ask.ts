@@ -4,9 +4,9 @@ import { collectEvents } from '../../core/collect.ts';
 import { describeIssues } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
-import { AskRequestSchema, AwaitRequestSchema, ElicitationSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { callOptions, clientCapabilities, elicitationModes, type McpCall } from './call.ts';
-import { askWithAnswers, elicitationForm, hasQuestions } from './elicitation.ts';
+import { askWithAnswers, decodeElicitationState, elicitationForm, encodeElicitationState, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
 
@@ -66,25 +66,6 @@ async function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalRes
   return withSessionContext(collected.response, live.sessionContext);
 }
 
-function encodeState(e: Elicitation): string {
-  return Buffer.from(JSON.stringify(e)).toString('base64url');
-}
-
-/**
- * The elicitation a 2026 client echoes back as `requestState` (SEP-2322). It is the client's to
- * hold and carries nothing the client could not have sent in its own follow-up ask, so it is not
- * signed; it is validated like any input: anything that is not an elicitation is ignored.
- */
-function decodeState(state: unknown): Elicitation | undefined {
-  if (typeof state !== 'string') return undefined;
-  try {
-    const parsed = ElicitationSchema.safeParse(JSON.parse(Buffer.from(state, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function acceptedAnswers(result: unknown): Record<string, unknown> | undefined {
   const r = result as { action?: unknown; content?: unknown } | undefined;
   return r?.action === 'accept' && r.content !== null && typeof r.content === 'object' ? (r.content as Record<string, unknown>) : undefined;
@@ -101,7 +82,7 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
   if (!parsed.success) return renderNlwebResult(failureResponse('INVALID_QUERY', describeIssues(parsed.error.issues)));
   try {
     let request = await withSessionConversation(parsed.data, t);
-    const previous = decodeState(t.ctx.mcpReq.requestState());
+    const previous = decodeElicitationState(t.ctx.mcpReq.requestState());
     const answers = acceptedAnswers(t.ctx.mcpReq.inputResponses?.[ANSWERS_KEY]);
     if (previous && answers) request = askWithAnswers(request, previous, answers);
 
@@ -112,7 +93,7 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
         const got = acceptedAnswers(await t.channel.elicit(elicitationForm(e), t.ctx.mcpReq.signal).catch(() => undefined));
         if (got) response = await ask(askWithAnswers(request, e, got), t);
       } else if (t.call.era === 'modern' && elicitationModes(clientCapabilities(t.call, t.ctx)).has('form')) {
-        return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeState(e) });
+        return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeElicitationState(e) });
       }
     }
     await bindSessionConversation(response, t);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Elicitation } from '../../protocol/nlweb/index.ts';
-import { askWithAnswers, elicitationForm } from './elicitation.ts';
+import { ElicitationSchema, type Elicitation } from '../../protocol/nlweb/index.ts';
+import { askWithAnswers, decodeElicitationState, elicitationForm, encodeElicitationState } from './elicitation.ts';
 
 /** NLWeb v0.55 4.1.3's example. */
 const DINNER: Elicitation = {
@@ -56,6 +56,24 @@ describe('NLWeb elicitation as an MCP elicitation form', () => {
         const form = elicitationForm({ questions });
         expect(Object.keys(form.requestedSchema.properties).sort()).toEqual(questions.map((q) => q.id).sort());
         for (const p of Object.values(form.requestedSchema.properties)) expect(['string', 'array', 'number', 'boolean']).toContain(p.type);
+      }),
+    );
+  });
+});
+
+describe('the requestState of an ask round (a 2026 client holds and echoes it)', () => {
+  it('round-trips an elicitation', () => {
+    expect(decodeElicitationState(encodeElicitationState(DINNER))).toEqual(DINNER);
+  });
+
+  it('never throws on what a client sends back, and yields only elicitations (property)', () => {
+    const anyJson = fc.jsonValue().map((v) => Buffer.from(JSON.stringify(v)).toString('base64url'));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), anyJson, fc.anything()), (state) => {
+        const decoded = decodeElicitationState(state);
+        if (decoded !== undefined) expect(ElicitationSchema.safeParse(decoded).success).toBe(true);
+        // And what it yields is safe to answer: building the follow-up ask does not throw either.
+        if (decoded !== undefined) askWithAnswers({ query: { text: 'q' } }, decoded, { any: 'answer' });
       }),
     );
   });

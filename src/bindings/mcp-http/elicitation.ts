@@ -1,4 +1,4 @@
-import type { AskRequest, Elicitation, Question } from '../../protocol/nlweb/index.ts';
+import { ElicitationSchema, type AskRequest, type Elicitation, type Question } from '../../protocol/nlweb/index.ts';
 
 type Property = Record<string, unknown>;
 
@@ -55,4 +55,24 @@ export function askWithAnswers(request: AskRequest, e: Elicitation, answers: Rec
     query: { ...request.query, text: `${request.query.text} (${text})` },
     context: { ...request.context, prev: [...prev, request.query.text], answers: Object.fromEntries(given) },
   };
+}
+
+/** The `requestState` of an `ask` elicitation round (SEP-2322): the elicitation itself. */
+export function encodeElicitationState(e: Elicitation): string {
+  return Buffer.from(JSON.stringify(e)).toString('base64url');
+}
+
+/**
+ * The elicitation a 2026 client echoes back as `requestState` (SEP-2322). It is the client's to
+ * hold and carries nothing the client could not have sent in its own follow-up ask, so it is not
+ * signed; it is validated like any input: anything that is not an elicitation is ignored.
+ */
+export function decodeElicitationState(state: unknown): Elicitation | undefined {
+  if (typeof state !== 'string') return undefined;
+  try {
+    const parsed = ElicitationSchema.safeParse(JSON.parse(Buffer.from(state, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
