@@ -1,4 +1,5 @@
 /** Shapes the console shares between its protocol clients and its views. */
+import type { CapturedExchange } from '../../src/console/capture.ts';
 
 /** A schema.org item as NLWeb v0.55 results carry it. */
 export type Item = Record<string, unknown> & { '@type'?: string | string[]; name?: string; url?: string; description?: string; score?: number };
@@ -16,22 +17,15 @@ export interface Elicitation {
   questions?: Question[];
 }
 
-/** One HTTP exchange between the browser and the gateway, as the browser saw it. */
-export interface ClientExchange {
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status?: number;
-  responseHeaders?: Record<string, string>;
-  /** The body as it arrived (SSE events appended as they come). */
-  responseBody: string;
+/**
+ * One HTTP exchange between the browser and the gateway, as the browser saw it: the HTTP fields of an
+ * upstream exchange (the body as it arrived, SSE events appended), plus the request id the gateway echoed.
+ */
+export type ClientExchange = Pick<CapturedExchange, 'method' | 'url' | 'requestHeaders' | 'requestBody' | 'status' | 'responseHeaders' | 'responseBody' | 'error'> & {
   requestId?: string;
-  error?: string;
-}
+};
 
 /** One upstream exchange as /console/api/wire returns it (the server's own type; type-only). */
-import type { CapturedExchange } from '../../src/console/capture.ts';
 
 export type UpstreamExchange = CapturedExchange;
 
