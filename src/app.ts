@@ -10,10 +10,10 @@ import type { AdapterFactory } from './core/agent.ts';
 import { reportError } from './bindings/report.ts';
 import { GatewayError } from './base/errors.ts';
 import { createEdge } from './edge/index.ts';
+import { requestId } from './edge/request-id.ts';
 import { createGateway } from './core/gateway.ts';
 import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
-import { newRequestId } from './core/ids.ts';
 import { createLogger, type Logger } from './base/logger.ts';
 import './bindings/credentials.ts';
 import { publishRejection } from './core/core-events.ts';
@@ -83,13 +83,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   };
 
   const app = new Hono();
-  // One id per request: echoed as X-Request-Id, in every log line, and carried to adapters (ctx.requestId).
-  app.use('*', async (c, next) => {
-    const id = newRequestId();
-    c.set('requestId', id);
-    c.header('X-Request-Id', id);
-    await next();
-  });
+  app.use('*', requestId);
   app.use('*', telemetry.middleware);
   // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
   if (config.server.corsOrigins.length > 0) {

@@ -68,7 +68,15 @@ export const ServerConfigSchema = z
 
 /** The `store` section: memory (embedded default) or Redis (replicas). */
 export const StoreConfigSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('memory') }).strict(),
+  z
+    .object({
+      kind: z.literal('memory'),
+      /** Conversations held at most; beyond it the least recently used is forgotten (its next turn starts afresh). */
+      maxConversations: z.number().int().positive().default(50_000),
+      /** Small records held at most (conversation aliases, MCP sessions, NLIP tokens, webtool sessions); least recently used go first. */
+      maxRecords: z.number().int().positive().default(50_000),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('redis'),
@@ -156,7 +164,7 @@ export const ConsoleConfigSchema = z
 export const GatewayConfigSchema = z
   .object({
     server: ServerConfigSchema.default(ServerConfigSchema.parse({})),
-    store: StoreConfigSchema.default({ kind: 'memory' }),
+    store: StoreConfigSchema.default({ kind: 'memory', maxConversations: 50_000, maxRecords: 50_000 }),
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
     auth: AuthConfigSchema.optional(),

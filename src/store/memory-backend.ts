@@ -20,6 +20,26 @@ export interface Timed<T> {
 export interface MemoryBackendOptions {
   /** How often expired entries nobody reads are dropped. Default 5000 ms. */
   sweepIntervalMs?: number;
+  /** Conversations held at most; beyond it the least recently used goes. Default 50,000. */
+  maxConversations?: number;
+  /** Small records (aliases, sessions, uploads) held at most; beyond it the least recently used goes. Default 50,000. */
+  maxRecords?: number;
+}
+
+/**
+ * Puts `key` last in `map` (Map order is insertion order, so last = most recently used) and drops
+ * the least recently used entries beyond `max`. Returns how many were dropped.
+ */
+export function keepRecent<T>(map: Map<string, T>, key: string, value: T, max: number): number {
+  map.delete(key);
+  map.set(key, value);
+  let dropped = 0;
+  for (const oldest of map.keys()) {
+    if (map.size <= max) break;
+    map.delete(oldest);
+    dropped++;
+  }
+  return dropped;
 }
 
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
@@ -50,11 +70,20 @@ export class MemoryBackend {
   readonly topics = new EventEmitter();
 
   private readonly sweepIntervalMs: number;
+  /**
+   * Every first-turn ask starts a conversation that lives for `conversationIdleTtlMs` (a day by
+   * default): without a cap, steady anonymous traffic grows the process without end (the bench's
+   * RSS did), and each sweep walks all of it. Least recently used first, as Redis's `allkeys-lru`.
+   */
+  private readonly maxConversations: number;
+  private readonly maxRecords: number;
   private timer: NodeJS.Timeout | undefined;
   private users = 0;
 
   constructor(options: MemoryBackendOptions = {}) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
+    this.maxConversations = options.maxConversations ?? 50_000;
+    this.maxRecords = options.maxRecords ?? 50_000;
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
     this.topics.setMaxListeners(0);
@@ -106,6 +135,16 @@ export class MemoryBackend {
       }
     }
     return dropped;
+  }
+
+  /** Stores (or touches) a conversation as the most recently used, within `maxConversations`. */
+  keepConversation(id: string, entry: Timed<ConversationRecord>): void {
+    keepRecent(this.conversations, id, entry, this.maxConversations);
+  }
+
+  /** Stores (or touches) a record as the most recently used, within `maxRecords`. */
+  keepRecord(key: string, entry: Timed<string>): void {
+    keepRecent(this.records, key, entry, this.maxRecords);
   }
 
   /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */

@@ -23,6 +23,38 @@ runStoreContract('memory', async () => {
 });
 
 describe('MemoryStore specifics', () => {
+  const turn = { maxPrev: 5, idleTtlMs: 60_000 };
+
+  it('holds at most maxConversations, forgetting the least recently used (regression: first-turn asks grew the process without end)', async () => {
+    const store = new MemoryStore({ maxConversations: 3 });
+    for (const id of ['a', 'b', 'c']) await store.recordTurn(id, { query: id, agent: 'x' }, turn);
+    // Reading `a` makes it the most recently used: `b` is now the oldest.
+    expect((await store.getConversation('a', 60_000))?.prev).toEqual(['a']);
+    await store.recordTurn('d', { query: 'd', agent: 'x' }, turn);
+    await store.recordTurn('e', { query: 'e', agent: 'x' }, turn);
+    expect(store.backend.conversations.size).toBe(3);
+    expect(await store.getConversation('b', 60_000)).toBeNull();
+    expect(await store.getConversation('c', 60_000)).toBeNull();
+    for (const id of ['a', 'd', 'e']) expect((await store.getConversation(id, 60_000))?.prev).toEqual([id]);
+    // A later turn of a kept conversation appends to it; it is not a new entry.
+    await store.recordTurn('a', { query: 'a2', agent: 'x' }, turn);
+    expect((await store.getConversation('a', 60_000))?.prev).toEqual(['a', 'a2']);
+    expect(store.backend.conversations.size).toBe(3);
+    await store.close();
+  });
+
+  it('holds at most maxRecords, forgetting the least recently read or written', async () => {
+    const store = new MemoryStore({ maxRecords: 2 });
+    await store.putRecord('alias:mcp', 'one', 'c1', 60_000);
+    await store.putRecord('alias:mcp', 'two', 'c2', 60_000);
+    expect(await store.getRecord('alias:mcp', 'one', 60_000)).toBe('c1');
+    await store.putRecord('alias:mcp', 'three', 'c3', 60_000);
+    expect(await store.getRecord('alias:mcp', 'two')).toBeNull();
+    expect(await store.getRecord('alias:mcp', 'one')).toBe('c1');
+    expect(await store.getRecord('alias:mcp', 'three')).toBe('c3');
+    await store.close();
+  });
+
   it('returns copies: mutating a returned record does not change the stored one', async () => {
     const store = new MemoryStore();
     const record = runningPromise({ request: { query: { text: 'x' } } });

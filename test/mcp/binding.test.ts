@@ -6,7 +6,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedCalls } from '../support/scripted-agent.ts';
-import type { TestGateway } from '../support/gateway.ts';
+import { MemoryStore } from '../../src/store/memory.ts';
+import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { ERAS, connectClient, roundRobin, startReplicas } from './support.ts';
 
 const CONFIG = { defaults: { promiseAfterMs: 150 }, agents: [{ name: 'recipes', kind: 'scripted', description: 'Recipes for every season' }] };
@@ -144,6 +145,27 @@ describe('2025 sessions behind two replicas', () => {
       expect(structured(r)._meta.agent_saw_prev).toEqual(['first question']);
     } finally {
       await client.close();
+    }
+  });
+
+  it('binds a session to its conversation once: later calls read the binding and write none (regression: an alias write per call)', async () => {
+    const store = new MemoryStore();
+    const aliasWrites: string[] = [];
+    const put = store.putRecord.bind(store);
+    store.putRecord = (namespace, id, value, ttlMs) => {
+      if (namespace.startsWith('alias:')) aliasWrites.push(value);
+      return put(namespace, id, value, ttlMs);
+    };
+    const gw = await startGateway(CONFIG, { store });
+    const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
+    try {
+      for (const text of ['one', 'two', 'three']) await client.callTool({ name: 'ask', arguments: { query: { text } } });
+      const last = await client.callTool({ name: 'ask', arguments: { query: { text: 'four' } } });
+      expect(structured(last)._meta.agent_saw_prev).toEqual(['one', 'two', 'three']);
+      expect(aliasWrites).toEqual([structured(last)._meta.session_context.conversation_id]);
+    } finally {
+      await client.close();
+      await gw.close();
     }
   });
 

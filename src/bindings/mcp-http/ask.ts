@@ -30,17 +30,22 @@ function options(t: AskToolContext): CallOptions {
 }
 
 /** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */
-async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<AskRequest> {
+/** The request in the conversation the session is bound to (when the client named none), and that binding. */
+async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<{ request: AskRequest; bound?: string }> {
   const session = t.call.session;
-  if (!session || request.meta?.session_context?.conversation_id !== undefined) return request;
+  if (!session || request.meta?.session_context?.conversation_id !== undefined) return { request };
   const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
-  if (!conversationId) return request;
-  return inConversation(request, conversationId);
+  if (!conversationId) return { request };
+  return { request: inConversation(request, conversationId), bound: conversationId };
 }
 
-async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext): Promise<void> {
+/**
+ * Binds the session to the answer's conversation. A binding that already names it is left alone:
+ * reading it slid its expiry, so writing it again would only cost a store write per call.
+ */
+async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext, bound: string | undefined): Promise<void> {
   const id = response._meta.session_context?.conversation_id;
-  if (t.call.session && typeof id === 'string') await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id, t.call.principal);
+  if (t.call.session && typeof id === 'string' && id !== bound) await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id, t.call.principal);
 }
 
 /**
@@ -81,7 +86,8 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
   const parsed = AskRequestSchema.safeParse(args ?? {});
   if (!parsed.success) return renderNlwebResult(failureResponse('INVALID_QUERY', describeIssues(parsed.error.issues)));
   try {
-    let request = await withSessionConversation(parsed.data, t);
+    const session = await withSessionConversation(parsed.data, t);
+    let request = session.request;
     const previous = decodeElicitationState(t.ctx.mcpReq.requestState());
     const answers = acceptedAnswers(t.ctx.mcpReq.inputResponses?.[ANSWERS_KEY]);
     if (previous && answers) request = askWithAnswers(request, previous, answers);
@@ -96,7 +102,7 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
         return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeElicitationState(e) });
       }
     }
-    await bindSessionConversation(response, t);
+    await bindSessionConversation(response, t, session.bound);
     return renderNlwebResult(response);
   } catch (err) {
     return renderFailureResult(err);
@@ -112,14 +118,16 @@ export async function startAskTask(args: unknown, t: AskToolContext): Promise<Pr
   const parsed = AskRequestSchema.safeParse(args ?? {});
   if (!parsed.success) throw new ProtocolError(-32602, `Invalid arguments for tool ask: ${describeIssues(parsed.error.issues)}`);
   let response: CanonicalResponse;
+  let bound: string | undefined;
   try {
-    const request = await withSessionConversation(parsed.data, t);
-    response = await t.gateway.ask(request, { ...options(t), allowPromise: true, promiseAfterMs: 0 });
+    const session = await withSessionConversation(parsed.data, t);
+    bound = session.bound;
+    response = await t.gateway.ask(session.request, { ...options(t), allowPromise: true, promiseAfterMs: 0 });
   } catch (err) {
     throw protocolError(err);
   }
   if (!isPromise(response)) throw new ProtocolError(-32603, 'The call could not be run as a task');
-  await bindSessionConversation(response, t);
+  await bindSessionConversation(response, t, bound);
   return response;
 }
 

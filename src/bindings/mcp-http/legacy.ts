@@ -15,7 +15,7 @@ import type { Logger } from '../../base/logger.ts';
 import type { Store } from '../../store/store.ts';
 import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
-import { buildMcpServer, type ServerDeps } from './server.ts';
+import { buildMcpServer, closeServer, type ServerDeps } from './server.ts';
 import { atOrAbove } from './call.ts';
 import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
@@ -190,7 +190,7 @@ export class LegacyEndpoint {
       open.delete(transport);
       if (open.size === 0 && this.inflight.get(id) === open) this.inflight.delete(id);
       void stop().catch(() => undefined);
-      void server.close().catch(() => undefined);
+      void closeServer(server).catch(() => undefined);
     };
     try {
       const res = await transport.handleRequest(req, { parsedBody });

@@ -1,0 +1,19 @@
+import type { MiddlewareHandler } from 'hono';
+import type { ServerResponse } from 'node:http';
+import { newRequestId } from '../core/ids.ts';
+
+/**
+ * One id per request: echoed as `X-Request-Id`, in every log line, and carried to adapters
+ * (ctx.requestId). On Node the header goes on the response itself: Hono's `c.header` makes every
+ * answer carry a web `Headers` (built, validated, then copied out again). On a bare Hono app under
+ * wrk that cost ≈ 3 µs of CPU per request against ≈ 1 µs for Node's own `setHeader`. In process
+ * (`app.request`, no Node response) it is set through Hono.
+ */
+export const requestId: MiddlewareHandler = async (c, next) => {
+  const id = newRequestId();
+  c.set('requestId', id);
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing) outgoing.setHeader('X-Request-Id', id);
+  else c.header('X-Request-Id', id);
+  await next();
+};
