@@ -8,7 +8,8 @@
  *   floor      Hono + an undici Pool forwarding the body (as bench/lib/platform-floor.ts)
  *   core       + the protocol core: a route that hands the parsed body to gateway.ask and answers JSON
  *   binding    + the NLWeb binding in place of that route (body limit, zod, the v0.55 renderer)
- *   edge       + request id and the edge (Host/Origin, content type, identity, the gateway-wide limit)
+ *   edge       + request id, the edge (Host/Origin, content type, identity, the gateway-wide limit)
+ *              and every other protocol's routes beside NLWeb's
  *   telemetry  + metrics, request states and the instrumented core and store: createApp, LOG_LEVEL=warn
  *   access log + the access log line (pino to /dev/null): createApp as `nlgate serve` runs it
  *
@@ -123,7 +124,10 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
         const app = new Hono();
         app.use('*', requestId);
         app.use('*', edge.middleware);
-        app.route('/agents/:agent', nlwebHttpBinding.routes({ gateway, settings: { ...settings, publicBase: edge.publicBase, identity: edge.verifier } }));
+        // Every protocol's routes, mounted as createApp mounts them: the router is the app's own.
+        const bound = { gateway, settings: { ...settings, publicBase: edge.publicBase, identity: edge.verifier } };
+        for (const binding of builtinBindings) app.route('/', binding.routes(bound));
+        for (const binding of builtinBindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes(bound));
         return { name: 'edge', app, close: () => gateway.close() };
       },
     },

@@ -6,7 +6,7 @@ import { AgentRegistry } from './agents.ts';
 import { publishTools } from './published-tools.ts';
 
 /** One description object handed to every agent of the kind (as a static adapter may). */
-const SHARED: AgentDescription = { tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }] };
+const SHARED: AgentDescription = { description: 'Shared', tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }] };
 const shared: AdapterFactory = {
   kind: 'shared',
   configSchema: z.object({}),

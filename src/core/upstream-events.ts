@@ -45,6 +45,8 @@ export interface UpstreamChunkEvent {
 
 export interface UpstreamEndEvent {
   exchange: UpstreamExchange;
+  /** The response's status, when one arrived (so counting outcomes needs no `response` subscription). */
+  status?: number;
   /** The GatewayError code when the exchange failed (TIMEOUT, UPSTREAM_ERROR, CANCELLED, ...). */
   error?: string;
   /** Response body bytes read. */

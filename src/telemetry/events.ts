@@ -1,5 +1,5 @@
 import { coreChannels, type CreatedEvent, type PromiseEvent, type RejectionEvent } from '../core/core-events.ts';
-import { upstreamChannels, type UpstreamEndEvent, type UpstreamExchange, type UpstreamResponseEvent } from '../core/upstream-events.ts';
+import { upstreamChannels, type UpstreamEndEvent, type UpstreamExchange } from '../core/upstream-events.ts';
 import { agentLabel, errorLabel, upstreamOutcome } from './labels.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
@@ -14,19 +14,14 @@ export interface AgentKinds {
  * upstream-events.ts) into the metrics (issue 13 item 1). Returns the unsubscribe.
  */
 export function subscribeMetrics(metrics: GatewayMetrics, agents: AgentKinds): () => void {
-  const statusOf = new WeakMap<UpstreamExchange, number>();
   const labelsOf = (exchange: UpstreamExchange) => {
     const agent = agentLabel(agents.names, exchange.agent);
     return { agent, kind: exchange.kind ?? agents.kindOf(exchange.agent) };
   };
-  const onResponse = (m: unknown) => {
-    const e = m as UpstreamResponseEvent;
-    statusOf.set(e.exchange, e.status);
-  };
   const onEnd = (m: unknown) => {
     const e = m as UpstreamEndEvent;
     const labels = labelsOf(e.exchange);
-    const status = statusOf.get(e.exchange);
+    const status = e.status;
     metrics.upstreamRequests.inc({ ...labels, outcome: upstreamOutcome(status, e.error) });
     metrics.upstreamDuration.observe(labels, e.durationMs / 1000);
     if (e.error) metrics.upstreamErrors.inc({ ...labels, error: errorLabel(e.error) });
@@ -46,7 +41,6 @@ export function subscribeMetrics(metrics: GatewayMetrics, agents: AgentKinds): (
     metrics.rejections.inc({ limit: /^[A-Za-z_]{1,40}$/.test(e.limit) ? e.limit : 'other', agent: agentLabel(agents.names, e.agent) });
   };
   const subscriptions = [
-    [upstreamChannels.response, onResponse],
     [upstreamChannels.end, onEnd],
     [coreChannels.promise, onPromise],
     [coreChannels.created, onCreated],

@@ -80,6 +80,8 @@ describe('upstream diagnostics channels', () => {
       expect(body).toBe(streaming ? SSE : ANSWER);
       const end = seen.at(-1)![1] as UpstreamEndEvent;
       expect(end.error).toBeUndefined();
+      // The end repeats the status, so counting outcomes needs no `response` subscription.
+      expect(end.status).toBe(200);
       expect(end.bytes).toBe(Buffer.byteLength(streaming ? SSE : ANSWER));
       // The header a subscriber added went upstream.
       expect(upstream.seen[0]!.headers.traceparent).toBe(TRACEPARENT);
@@ -94,6 +96,7 @@ describe('upstream diagnostics channels', () => {
       );
       expect(seen.map(([k]) => k)).toEqual(['request', 'end']);
       expect((seen[1]![1] as UpstreamEndEvent).error).toBe('UPSTREAM_ERROR');
+      expect((seen[1]![1] as UpstreamEndEvent).status).toBeUndefined();
     } finally {
       await dead.close();
     }

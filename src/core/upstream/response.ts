@@ -212,7 +212,7 @@ export class UpstreamResponse {
     if (this.ended || !exchange) return;
     this.ended = true;
     const aborted = error === undefined && !this.body.readableEnded ? (this.bc.signal?.aborted ? 'CANCELLED' : undefined) : error;
-    upstreamChannels.end.publish({ exchange, bytes: this.bytes, durationMs: performance.now() - exchange.startedAt, ...(aborted ? { error: aborted } : {}) });
+    upstreamChannels.end.publish({ exchange, status: this.status, bytes: this.bytes, durationMs: performance.now() - exchange.startedAt, ...(aborted ? { error: aborted } : {}) });
   }
 }
 
