@@ -5,7 +5,7 @@
  * interleaved rounds (default 5; the median is kept, so machine noise hits every layer alike).
  * Memory store. Layers:
  *
- *   floor      Hono + an undici Pool forwarding the body (as bench/lib/platform-floor.ts)
+ *   floor      Hono + an undici Pool forwarding the body (bench/lib/platform-floor.ts)
  *   core       + the protocol core: a route that hands the parsed body to gateway.ask and answers JSON
  *   binding    + the NLWeb binding in place of that route (body limit, zod, the v0.55 renderer)
  *   edge       + request id, the edge (Host/Origin, content type, identity, the gateway-wide limit)
@@ -28,7 +28,6 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Hono } from 'hono';
-import { Pool } from 'undici';
 import { builtinAdapters } from '../adapters/index.ts';
 import { createApp } from '../src/app.ts';
 import { createLogger, silentLogger, type Logger } from '../src/base/logger.ts';
@@ -44,7 +43,9 @@ import { createEdge, createVerifier } from '../src/edge/index.ts';
 import { requestId } from '../src/edge/request-id.ts';
 import type { AskRequest } from '../src/protocol/nlweb/index.ts';
 import { MemoryStore } from '../src/store/memory.ts';
+import { spawnListening, type ListeningChild } from './lib/listening-child.ts';
 import { startNginx } from './lib/nginx.ts';
+import { floorApp } from './lib/platform-floor.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -77,17 +78,6 @@ async function core(config: ReturnType<typeof configFor>, log: Logger): Promise<
   return createGateway({ agents: config.agents, adapters: builtinAdapters, defaults: config.defaults, limits: config.limits, upstreamLimits: config.limits, store: new MemoryStore(), log, baseDir: process.cwd() });
 }
 
-function floor(upstreamUrl: string): Layer {
-  const upstream = new URL(upstreamUrl);
-  const pool = new Pool(upstream.origin, { connections: 64 });
-  const app = new Hono();
-  app.post('/agents/up/ask', async (c) => {
-    const r = await pool.request({ path: `${upstream.pathname.replace(/\/$/, '')}/ask`, method: 'POST', body: await c.req.text(), headers: { 'content-type': 'application/json' } });
-    return c.body(await r.body.text(), r.statusCode as 200, { 'content-type': String(r.headers['content-type'] ?? 'application/json') });
-  });
-  return { name: 'floor', app, close: () => pool.close() };
-}
-
 /** The layers, each built when its turn comes: telemetry subscribes to the core's events process-wide until closed. */
 function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Layer> }> {
   const config = configFor(upstreamUrl);
@@ -97,7 +87,7 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
     return { name, app: built.app, close: () => built.close() };
   };
   return [
-    { name: 'floor', build: async () => floor(upstreamUrl) },
+    { name: 'floor', build: async () => ({ name: 'floor', ...floorApp(upstreamUrl, '/agents/up') }) },
     {
       name: 'core',
       build: async () => {
@@ -152,29 +142,10 @@ function cpuUsOf(pid: number): number {
 }
 
 /** One layer in a process of its own (so no layer inherits another's heap or JIT state). */
-async function startLayer(name: string, upstreamUrl: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+function startLayer(name: string, upstreamUrl: string): Promise<ListeningChild> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES, name.replace(/ /g, '-'))}`] : [];
-  const child = spawn(PIN ? 'taskset' : process.execPath, [...(PIN ? ['-c', '0', process.execPath] : []), ...profile, COMPILED], {
-    env: { ...process.env, LAYER_SERVE: name, LAYER_UPSTREAM: upstreamUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = out.match(/listening (\S+)/);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`layer ${name} exited (${code})`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
+  const node = [process.execPath, ...profile, COMPILED];
+  return spawnListening(PIN ? 'taskset' : node[0]!, PIN ? ['-c', '0', ...node] : node.slice(1), { env: { ...process.env, LAYER_SERVE: name, LAYER_UPSTREAM: upstreamUrl } });
 }
 
 /** wrk against `url` for `seconds`: requests/s, and the CPU µs process `pid` spent per request. */

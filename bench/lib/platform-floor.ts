@@ -7,48 +7,33 @@
  *   node --import tsx bench/lib/platform-floor.ts UPSTREAM_URL   → prints `listening <url>`
  */
 import { serve } from '@hono/node-server';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { Pool } from 'undici';
+import { spawnListening, type ListeningChild } from './listening-child.ts';
 
-export interface Floor {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
+export type Floor = ListeningChild;
 
-/** Starts the forwarder in its own process (one core, like the one-worker gateway). */
-export async function startPlatformFloor(upstreamUrl: string): Promise<Floor> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      const m = out.match(/listening (\S+)/);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`platform floor exited (${code})`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const upstream = new URL(process.argv[2]!);
+/** The forwarder as an app: every POST goes to the same path (less `prefix`) under `upstreamUrl`. */
+export function floorApp(upstreamUrl: string, prefix = ''): { app: Hono; close(): Promise<void> } {
+  const upstream = new URL(upstreamUrl);
   const pool = new Pool(upstream.origin, { connections: 64 });
   const app = new Hono();
   app.post('*', async (c) => {
-    const r = await pool.request({ path: upstream.pathname.replace(/\/$/, '') + c.req.path, method: 'POST', body: await c.req.text(), headers: { 'content-type': 'application/json' } });
+    const r = await pool.request({ path: upstream.pathname.replace(/\/$/, '') + c.req.path.slice(prefix.length), method: 'POST', body: await c.req.text(), headers: { 'content-type': 'application/json' } });
     return c.body(await r.body.text(), r.statusCode as 200, { 'content-type': String(r.headers['content-type'] ?? 'application/json') });
   });
+  return { app, close: () => pool.close() };
+}
+
+/** Starts the forwarder in its own process (one core, like the one-worker gateway). */
+export function startPlatformFloor(upstreamUrl: string): Promise<Floor> {
+  return spawnListening(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl]);
+}
+
+// Run as a script (not when bench/layers.ts bundles this file into its own).
+if (process.argv[1] === fileURLToPath(import.meta.url) && import.meta.url.endsWith('/platform-floor.ts')) {
+  const { app } = floorApp(process.argv[2]!);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => console.log(`listening http://127.0.0.1:${info.port}`));
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }
