@@ -21,7 +21,7 @@
 import { serve } from '@hono/node-server';
 import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +54,8 @@ const BODY = '{"query":{"text":"pasta"},"prefer":{"streaming":false}}';
 const COMPILED = fileURLToPath(new URL('../dist/bench-layers.mjs', import.meta.url));
 const PROFILES = fileURLToPath(new URL('../bench/results/profiles/layers/', import.meta.url));
 const SCRIPT = join(tmpdir(), `nlgate-layers-${process.pid}.lua`);
-writeFileSync(SCRIPT, `wrk.method="POST"\nwrk.body='${BODY}'\nwrk.headers["content-type"]="application/json"\n`);
 
 interface Layer {
-  name: string;
   app: Hono;
   close(): Promise<void>;
 }
@@ -82,19 +80,19 @@ async function core(config: ReturnType<typeof configFor>, log: Logger): Promise<
 function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Layer> }> {
   const config = configFor(upstreamUrl);
   const settings: ServerSettings = { bodyLimitBytes: config.server.bodyLimitBytes, allowedOrigins: [], allowedHosts: [], promiseTtlMs: config.defaults.promiseTtlMs, limits: config.limits, publicBase: () => '', identity: createVerifier(undefined) };
-  const appWith = async (name: string, level: string): Promise<Layer> => {
+  const appWith = async (level: string): Promise<Layer> => {
     const built = await createApp(config, { log: createLogger(level, pino.destination({ dest: '/dev/null', sync: false })) });
-    return { name, app: built.app, close: () => built.close() };
+    return { app: built.app, close: () => built.close() };
   };
   return [
-    { name: 'floor', build: async () => ({ name: 'floor', ...floorApp(upstreamUrl, '/agents/up') }) },
+    { name: 'floor', build: async () => floorApp(upstreamUrl, '/agents/up') },
     {
       name: 'core',
       build: async () => {
         const gateway = await core(config, silentLogger);
         const app = new Hono();
         app.post('/agents/up/ask', async (c) => c.json(await gateway.ask((await c.req.json()) as AskRequest, { agent: 'up', requestId: newRequestId() })));
-        return { name: 'core', app, close: () => gateway.close() };
+        return { app, close: () => gateway.close() };
       },
     },
     {
@@ -103,7 +101,7 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
         const gateway = await core(config, silentLogger);
         const app = new Hono();
         app.route('/agents/:agent', nlwebHttpBinding.routes({ gateway, settings }));
-        return { name: 'binding', app, close: () => gateway.close() };
+        return { app, close: () => gateway.close() };
       },
     },
     {
@@ -118,11 +116,11 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
         const bound = { gateway, settings: { ...settings, publicBase: edge.publicBase, identity: edge.verifier } };
         for (const binding of builtinBindings) app.route('/', binding.routes(bound));
         for (const binding of builtinBindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes(bound));
-        return { name: 'edge', app, close: () => gateway.close() };
+        return { app, close: () => gateway.close() };
       },
     },
-    { name: 'telemetry', build: () => appWith('telemetry', 'warn') },
-    { name: 'access log', build: () => appWith('access log', 'info') },
+    { name: 'telemetry', build: () => appWith('warn') },
+    { name: 'access log', build: () => appWith('info') },
   ];
 }
 
@@ -181,6 +179,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   if (process.env.LAYER_SERVE) return serveLayer(process.env.LAYER_SERVE, process.env.LAYER_UPSTREAM!);
   if (spawnSync('wrk', ['--version']).error) throw new Error('bench/layers.ts needs wrk on PATH');
+  writeFileSync(SCRIPT, `wrk.method="POST"\nwrk.body='${BODY}'\nwrk.headers["content-type"]="application/json"\n`);
   // The layers run compiled, as `npm start` runs the gateway (tsx adds its own per-call costs).
   await build({ entryPoints: [fileURLToPath(import.meta.url)], outfile: COMPILED, bundle: true, platform: 'node', format: 'esm', packages: 'external', sourcemap: 'linked', logLevel: 'warning' });
   const nginx = await startNginx(1);
@@ -204,6 +203,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await nginx.stop();
+    rmSync(SCRIPT, { force: true });
   }
   console.log(`Node ${process.version}, ${ROUNDS} rounds of ${DURATION} s, median of each layer${PIN ? '; layer on core 0, wrk and nginx on core 1' : ''}\n`);
   console.log('layer        req/s   CPU µs/req   + µs');

@@ -164,7 +164,7 @@ export const ConsoleConfigSchema = z
 export const GatewayConfigSchema = z
   .object({
     server: ServerConfigSchema.default(ServerConfigSchema.parse({})),
-    store: StoreConfigSchema.default({ kind: 'memory', maxConversations: 50_000, maxRecords: 50_000 }),
+    store: StoreConfigSchema.default(StoreConfigSchema.parse({ kind: 'memory' })),
     defaults: DefaultsSchema.default(DefaultsSchema.parse({})),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
     auth: AuthConfigSchema.optional(),

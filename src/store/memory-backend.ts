@@ -34,6 +34,7 @@ export function keepRecent<T>(map: Map<string, T>, key: string, value: T, max: n
   map.delete(key);
   map.set(key, value);
   let dropped = 0;
+  if (map.size <= max) return dropped;
   for (const oldest of map.keys()) {
     if (map.size <= max) break;
     map.delete(oldest);
