@@ -1,11 +1,11 @@
-# nlgate as a sidecar: compiled once at build time, run as `node dist/cli.js` by a non-root user.
+# nlgate as a sidecar: compiled and bundled once at build time (npm packages inside dist/), run as
+# `node dist/cli.js` by a non-root user. The runtime stage holds no node_modules.
 #
-# Base image: Node 24 LTS (Debian bookworm, slim), pinned by the digest of its multi-arch index so a
-# rebuild gets the same bytes. The digest is the one published for node:24-bookworm-slim (24.18.0);
-# it was not pulled on the machine that wrote this file. To move to a newer 24.x, run
-#   docker buildx imagetools inspect node:24-bookworm-slim --format '{{.Manifest.Digest}}'
-# and replace the digest below (one place: both stages use NODE_IMAGE).
-ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
+# Base image: Node 24 LTS (Debian bookworm, slim), by tag. To pin the exact bytes, pull the image
+# yourself and pass its digest (docs/deploy.md "Pinning the base image"):
+#   docker pull node:24-bookworm-slim
+#   docker build --build-arg NODE_IMAGE=node:24-bookworm-slim@$(docker inspect --format '{{index .RepoDigests 0}}' node:24-bookworm-slim | cut -d@ -f2) .
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -16,17 +16,19 @@ COPY scripts ./scripts
 COPY src ./src
 COPY adapters ./adapters
 COPY examples ./examples
+COPY console ./console
+# The demo agents (dist/demo-agents.js, for docker-compose.yml) are the test suites' own agents.
 COPY test ./test
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The bundle needs no source maps or legal-comment files at run time: keep the image to what runs.
+RUN npm run build && find dist -name '*.map' -delete
 
 FROM ${NODE_IMAGE}
 # tini as PID 1: forwards SIGTERM to node (which drains and exits 0) and reaps the children of stdio
 # MCP agents. Everything the app reads lives under /app, owned by root and read-only to the app, so
 # the container runs with a read-only root filesystem (it writes nothing to disk; give it a /tmp).
-RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/* /var/cache/apt /var/log/apt /var/log/dpkg.log
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 WORKDIR /app
-COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY config ./config

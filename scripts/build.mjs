@@ -1,25 +1,45 @@
-// `npm run build`: compiles the gateway CLI and the demo agents to dist/ with esbuild (one ESM file
-// each, npm packages left as imports). dist/ sits one level under the repository root like src/, so
-// paths the code resolves with import.meta.url (../config/gateway.yaml) mean the same from both.
+// `npm run build`: compiles the gateway CLI and the demo agents to dist/ with esbuild (issue 23).
+//
+// The output is self-contained: npm packages are bundled in, so the image's runtime stage ships
+// dist/ and no node_modules (no tsx, no esbuild, no dev tooling). What only some deployments use is
+// reached through dynamic `import()` (the OpenTelemetry SDK when tracing is on, for one), and code
+// splitting puts it in its own chunk under dist/chunks/, read from disk only when it is imported.
+// dist/ sits one level under the repository root like src/, so paths the code resolves with
+// import.meta.url (../config/gateway.yaml) mean the same from both.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import semver from 'semver';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const node = pkg.engines.node.match(/\d+/)[0];
+// The oldest Node the project claims: the bundle uses no syntax it lacks.
+const node = semver.minVersion(pkg.engines.node).version;
 
-await build({
+/** The server bundle's options: every npm package inside, one ESM file per entry plus shared chunks. */
+export const serverBuild = (outdir) => ({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli.ts', 'demo-agents': 'examples/demo-agents.ts' },
-  // `node scripts/build.mjs [outdir]`: tests build into their own folder (one level down, like dist/).
-  outdir: process.argv[2] ?? 'dist',
+  outdir,
   bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: `node${node}`,
-  packages: 'external',
+  // esbuild bundles the web console at start-up only where it is installed (a clone); the image
+  // serves the console prebuilt by `npm run build:console` (src/console/bundle.ts).
+  external: ['esbuild'],
+  minify: true,
+  keepNames: true, // error classes keep their names in logs
   sourcemap: 'linked',
+  legalComments: 'linked',
   logLevel: 'warning',
-  banner: { js: '// Built by `npm run build` from src/ (do not edit).' },
+  // CommonJS packages inside an ESM bundle still call require() for Node's built-ins.
+  banner: {
+    js: "// Built by `npm run build` from src/ (do not edit).\nimport { createRequire as __nlgateCreateRequire } from 'node:module'; const require = __nlgateCreateRequire(import.meta.url);",
+  },
 });
+
+// `node scripts/build.mjs [outdir]`: tests build into their own folder (one level down, like dist/).
+if (process.argv[1] === fileURLToPath(import.meta.url)) await build(serverBuild(process.argv[2] ?? 'dist'));
