@@ -53,6 +53,25 @@ describe('connections and timeouts', () => {
     expect(reply === '' || reply.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
+  it('regression "a slow-drip body writes error lines at will" (issue 24, hole 5): the 408 is logged at info, not as an internal error', async () => {
+    gw = await spawnGateway({ limits: { requestTimeoutMs: 1000, headersTimeoutMs: 1000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+    const s = await open(gw.url);
+    const body = JSON.stringify({ query: { text: 'pasta'.padEnd(200, 'x') } });
+    s.write(`POST /ask HTTP/1.1\r\nHost: ${new URL(gw.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    const end = closed(s);
+    let sent = 0;
+    const drip = setInterval(() => !s.destroyed && sent < body.length - 1 && s.write(body[sent++]!), 100);
+    await end;
+    clearInterval(drip);
+    await new Promise((r) => setTimeout(r, 300)); // the binding sees the cut body after the socket closes
+    const lines = gw.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; stack?: string });
+    const errors = lines.filter((l) => l.level >= 50);
+    expect(errors, JSON.stringify(errors)).toEqual([]);
+    expect(lines.some((l) => l.msg.includes('internal error') || l.stack)).toBe(false);
+    // What it is, is still said: once, at info, as the client's doing.
+    expect(lines.filter((l) => l.level === 30 && /client/i.test(l.msg)).length).toBeGreaterThan(0);
+  });
+
   it('connections past limits.maxConnections are closed unserved; the open ones are still served', async () => {
     gw = await spawnGateway({ limits: { maxConnections: 2 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
     const host = new URL(gw.url).host;

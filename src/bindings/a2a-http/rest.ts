@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import type { Context } from 'hono';
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, type StreamResponse as StreamEvent } from '@a2a-js/sdk';
 import {
@@ -31,6 +32,8 @@ const fail = (c: Context, handler: GatewayRequestHandler, thrown: unknown): Resp
 async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === '') return {};
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new RequestMalformedError(tooDeep);
   try {
     return JSON.parse(text);
   } catch {

@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import { Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
@@ -57,8 +58,11 @@ function routes({ gateway, settings }: BindingContext): Hono {
     // (the SDK's `parsedBody`): letting the SDK read it cloned the request into a web one, twice.
     let parsedBody: unknown;
     if (req.method === 'POST') {
+      const text = await c.req.text();
+      const tooDeep = jsonTooDeep(text);
+      if (tooDeep) return jsonRpcError(400, -32600, `Invalid Request: ${tooDeep}`);
       try {
-        parsedBody = JSON.parse(await c.req.text());
+        parsedBody = JSON.parse(text);
       } catch {
         return jsonRpcError(400, -32700, 'Parse error: the body is not JSON');
       }

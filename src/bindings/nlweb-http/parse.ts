@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { GatewayError, describeIssues } from '../../base/errors.ts';
@@ -10,6 +11,8 @@ import { GatewayError, describeIssues } from '../../base/errors.ts';
 export async function readJsonObject(c: Context, what: string): Promise<Record<string, unknown>> {
   const text = await c.req.text();
   if (text.trim().length === 0) throw new GatewayError('INVALID_QUERY', `The request body is empty: send a JSON ${what}`);
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) throw new GatewayError('INVALID_QUERY', tooDeep);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

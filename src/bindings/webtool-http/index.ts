@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
 import { reportError } from '../report.ts';
@@ -22,6 +23,8 @@ function knownAgent(gateway: Gateway, name: string): boolean {
  */
 async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const text = await c.req.text();
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) return { ok: false, response: sendError(c, 'SCHEMA_ERROR', tooDeep) };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

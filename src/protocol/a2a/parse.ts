@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../json-depth.ts';
 import type { z } from 'zod';
 import {
   A2A_METHODS,
@@ -39,6 +40,8 @@ export function issuesText(prefix: string, issues: ReadonlyArray<{ path: Readonl
  * a bad envelope -32600, bad params of a known method -32602 (A2A's RequestMalformedError).
  */
 export function parseJsonRpc(text: string): JsonRpcParseResult {
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) return { ok: false, id: null, error: { code: JSONRPC_INVALID_REQUEST, message: `Invalid request: ${tooDeep}` } };
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,3 +1,4 @@
+import { jsonTooDeep } from '../json-depth.ts';
 import { z } from 'zod';
 import { describeIssues } from '../../base/errors.ts';
 import { NLIP_FORMATS, isControlMessage, type NlipContent, type NlipFormat, type NlipMessage, type NlipSubmessage } from './message.ts';
@@ -146,6 +147,8 @@ export function parseNlipMessage(raw: unknown): NlipParseResult {
 
 /** 5 Parses a request body's text (JSON, then NLIP); never throws. */
 export function parseNlipText(text: string): NlipParseResult {
+  const tooDeep = jsonTooDeep(text);
+  if (tooDeep) return { ok: false, error: tooDeep.replace(/^The/, 'the') };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

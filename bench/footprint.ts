@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:footprint` (issue 23): what one sidecar replica costs, each figure beside its target.
+ * - image: the layers over the Node base (`docker build` of the checkout), when a daemon answers;
+ * - start: process start to the first `/healthz` answer, compiled, embedded default (median of runs);
+ * - idle RSS: one replica (`WORKERS=1`, embedded default) 2 s after it listens;
+ * - RSS after load: after `FOOTPRINT_ASKS` (75,000) anonymous first-turn asks, memory store.
+ * Writes bench/results/footprint.json. Build first (`npm run build`); the script runs dist/cli.js.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
+const ASKS = Number(process.env.FOOTPRINT_ASKS ?? 75_000);
+const MiB = 1024 * 1024;
+
+const rssMiB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) / 1024;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts `node dist/cli.js serve` (embedded default); resolves at its first /healthz answer. */
+function startReplica(): Promise<{ url: string; pid: number; startMs: number; stop(): void }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['dist/cli.js', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', NLGATE_CONFIG: '', WORKERS: '1', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    let found = false;
+    child.stdout!.on('data', async (d: Buffer) => {
+      if (found) return;
+      out += d;
+      const m = out.match(/"url":"([^"]+)"/);
+      if (!m) return;
+      found = true;
+      const res = await fetch(`${m[1]}/healthz`);
+      if (!res.ok) return reject(new Error(`healthz ${res.status}`));
+      resolve({ url: m[1]!, pid: child.pid!, startMs: performance.now() - t0, stop: () => child.kill('SIGTERM') });
+    });
+    child.once('exit', (code) => !found && reject(new Error(`gateway exited ${code}: ${out}`)));
+  });
+}
+
+/** The image's layers over its base, in MiB, or why it was not measured. */
+function imageOverBase(): number | string {
+  if (spawnSync('docker', ['info'], { stdio: 'ignore' }).status !== 0) return 'no Docker daemon';
+  const tag = `nlgate:footprint-${process.pid}`;
+  const built = spawnSync('docker', ['build', '--network', 'host', '-q', '-t', tag, '.'], { cwd: ROOT, encoding: 'utf8' });
+  if (built.status !== 0) return `docker build failed: ${built.stderr.slice(-200)}`;
+  const size = (image: string) => Number(spawnSync('docker', ['image', 'inspect', image, '--format', '{{.Size}}'], { encoding: 'utf8' }).stdout.trim());
+  const base = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').match(/^ARG NODE_IMAGE=(\S+)$/m)![1]!;
+  const over = (size(tag) - size(base)) / MiB;
+  spawnSync('docker', ['image', 'rm', '-f', tag], { stdio: 'ignore' });
+  return over;
+}
+
+const starts: number[] = [];
+const idle: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const replica = await startReplica();
+  starts.push(replica.startMs);
+  await sleep(2000);
+  idle.push(rssMiB(replica.pid));
+  replica.stop();
+  await sleep(200);
+}
+
+// Load: first-turn asks, each minting a conversation that never comes back.
+const loaded = await startReplica();
+await autocannon({
+  url: `${loaded.url}/ask`,
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query: { text: 'pasta' } }),
+  connections: 32,
+  amount: ASKS,
+});
+await sleep(2000);
+const afterLoad = rssMiB(loaded.pid);
+loaded.stop();
+
+const image = imageOverBase();
+const rows = [
+  { measure: 'image layers over the Node base (MiB)', value: image, target: 40 },
+  { measure: 'idle RSS, one replica (MiB)', value: median(idle), target: 70 },
+  { measure: `RSS after ${ASKS} anonymous asks (MiB)`, value: afterLoad, target: 150 },
+  { measure: 'start to first /healthz (ms)', value: median(starts), target: 300 },
+];
+const fmt = (v: number | string) => (typeof v === 'number' ? v.toFixed(v < 1000 ? 1 : 0) : v);
+console.log(`Node ${process.version}, ${RUNS} runs\n`);
+console.log('| measure | now | target | |\n|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.measure} | ${fmt(r.value)} | ≤ ${r.target} | ${typeof r.value === 'number' ? (r.value <= r.target ? 'met' : 'missed') : ''} |`);
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench/results/footprint.json'), JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, asks: ASKS, rows, starts, idle }, null, 2) + '\n');
