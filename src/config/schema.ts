@@ -107,6 +107,15 @@ export const LimitsSchema = z
       .object({ requests: z.number().int().positive(), windowMs: z.number().int().positive() })
       .strict()
       .default({ requests: 600, windowMs: 60_000 }),
+    /**
+     * Failed credentials per client address per window (issue 24): past it the address is refused
+     * (429) for `blockMs` before any credential it sends is verified, so online key guessing and the
+     * verifier's work are bounded per address. Every failed attempt is charged to `gatewayRateLimit` too.
+     */
+    failedAuth: z
+      .object({ attempts: z.number().int().positive(), windowMs: z.number().int().positive(), blockMs: z.number().int().nonnegative() })
+      .strict()
+      .default({ attempts: 10, windowMs: 60_000, blockMs: 300_000 }),
     // --- what a caller can make the gateway keep ---
     /** Longest query text accepted (characters). */
     maxQueryChars: z.number().int().positive().default(4_096),

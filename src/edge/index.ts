@@ -69,6 +69,16 @@ export function createEdge(opts: EdgeOptions): Edge {
   const gatewayLimiter = wrapLimiter(
     new RateLimiterMemory({ keyPrefix: 'gateway', points: limits.gatewayRateLimit.requests, duration: windowSeconds(limits.gatewayRateLimit.windowMs) }),
   );
+  // Failed credentials per client address (issue 24, hole 1): checked before any verification, and
+  // past the budget the address is blocked for `blockMs`, whatever credential it tries next.
+  const failedAuth = new RateLimiterMemory({
+    keyPrefix: 'failed-auth',
+    points: limits.failedAuth.attempts,
+    duration: windowSeconds(limits.failedAuth.windowMs),
+    blockDuration: Math.ceil(limits.failedAuth.blockMs / 1000),
+  });
+  const tooManyFailures = (retryAfterMs: number) =>
+    new GatewayError('RATE_LIMITED', 'Too many failed credentials from this address', { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
   const publicUrl = server.publicUrl?.replace(/\/+$/, '');
   // Access lines hold no secret by construction (access-log.ts), so they skip redaction.
   const accessLog = unredactedChild(log);
@@ -89,8 +99,21 @@ export function createEdge(opts: EdgeOptions): Edge {
       const authorization = c.req.header('authorization');
       let principal: Principal;
       if (verifier.enabled && authorization) {
+        // Charged before the verifier runs: an address that has used up its failures is not heard.
+        const client = anonymousPrincipal(addressOf(socket?.remoteAddress, c.req.header('x-forwarded-for'))).id;
+        const record = await failedAuth.get(client);
+        if (record && record.consumedPoints > limits.failedAuth.attempts) return (c.res = refuse(tooManyFailures(record.msBeforeNext)));
         const verdict = await verifier.verify(authorization);
-        if (!verdict.ok) return (c.res = refuse(new GatewayError('UNAUTHORIZED', verdict.reason), bearerChallenge('invalid_token', verdict.reason)));
+        if (!verdict.ok) {
+          // The failure counts against the address twice: its failure budget and the gateway-wide limit.
+          const [failed, overall] = await Promise.all([
+            failedAuth.consume(client).then(() => undefined, (res: { msBeforeNext?: number }) => res.msBeforeNext ?? 1000),
+            gatewayLimiter.consume(client),
+          ]);
+          if (failed !== undefined) return (c.res = refuse(tooManyFailures(failed)));
+          if (!overall.allowed) return (c.res = refuse(new GatewayError('RATE_LIMITED', 'Too many requests to this gateway', { retryAfter: Math.ceil(overall.retryAfterMs / 1000) })));
+          return (c.res = refuse(new GatewayError('UNAUTHORIZED', verdict.reason), bearerChallenge('invalid_token', verdict.reason)));
+        }
         principal = verdict.principal;
       } else {
         principal = anonymousPrincipal(addressOf(socket?.remoteAddress, c.req.header('x-forwarded-for')));

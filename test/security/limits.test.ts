@@ -107,3 +107,27 @@ describe('the gateway-wide limit (limits.gatewayRateLimit)', () => {
     expect((await get(`${url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('failed credentials (issue 24, hole 1)', () => {
+  const guess = () => ({ authorization: `Bearer ${randomBytes(12).toString('hex')}` });
+
+  it('regression "failed credentials are not counted": an address over its gateway budget gets 429 for rotating invalid keys, not 401', async () => {
+    gw = await startGateway({ auth: AUTH, limits: { gatewayRateLimit: { requests: 3, windowMs: 60_000 }, failedAuth: { attempts: 1000, windowMs: 60_000, blockMs: 60_000 } }, agents: [{ name: 'limited', kind: 'scripted' }] });
+    expect(await statuses(3, () => ask())).toEqual([200, 200, 200]);
+    const rotating = await statuses(20, () => ask(guess()));
+    expect(rotating.filter((s) => s === 401)).toEqual([]);
+    expect(new Set(rotating)).toEqual(new Set([429]));
+  });
+
+  it('past limits.failedAuth the address is blocked before verification, even for a valid key; other addresses are not', async () => {
+    gw = await startGateway({ auth: AUTH, limits: { failedAuth: { attempts: 3, windowMs: 60_000, blockMs: 60_000 } }, agents: [{ name: 'limited', kind: 'scripted' }] });
+    expect(await statuses(5, () => ask(guess()))).toEqual([401, 401, 401, 429, 429]);
+    // Blocked: the guesser's address is not heard, whatever it sends next.
+    expect(await ask({ authorization: `Bearer ${ALICE_KEY}` })).toBe(429);
+    const blocked = await postJson(`${gw.url}/agents/limited/ask`, { query: { text: 'count:1' } }, { authorization: `Bearer ${ALICE_KEY}` });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address with a valid key is served; an anonymous request from the blocked one still is (no credential to check).
+    expect(await ask({ authorization: `Bearer ${ALICE_KEY}` }, '127.0.0.2')).toBe(200);
+    expect(await ask({}, '127.0.0.1')).toBe(200);
+  });
+});
