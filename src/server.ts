@@ -27,12 +27,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Listens with `fetch` on host:port; resolves with the server and the port it got. */
 /** Listens on `hostname:port`; with `limits`, the edge's connection cap and header/request timeouts apply. */
-function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, hostname: string, limits?: Limits): Promise<{ server: ServerType; url: string }> {
+function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, hostname: string, limits?: Limits, trustedProxies: readonly string[] = []): Promise<{ server: ServerType; url: string }> {
   return new Promise((resolve, reject) => {
     const s = serve({ fetch, port, hostname, ...(limits ? { serverOptions: connectionOptions(limits) } : {}) }, (info) =>
       resolve({ server: s, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}` }),
     );
-    if (limits) capConnections(s as Server, limits);
+    if (limits) capConnections(s as Server, limits, trustedProxies);
     s.once('error', reject);
   });
 }
@@ -49,7 +49,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   // The edge's loopback default follows the address actually listened on (HOST overrides the config).
   const config = { ...loaded.config, server: { ...cfg, host: hostname } };
   const gw = await createApp(config, { log, baseDir: loaded.baseDir });
-  const { server, url } = await listen(gw.app.fetch, port, hostname, loaded.config.limits);
+  const { server, url } = await listen(gw.app.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
   let metrics: { server: ServerType; url: string } | undefined;
   if (cfg.metricsPort !== undefined) {
     const metricsApp = new Hono().get('/metrics', (c) => gw.telemetry.metricsResponse(c));

@@ -18,6 +18,8 @@ export { loadCatalogFile, parseCatalog } from './load.ts';
 export const catalogAdapter: AdapterFactory<CatalogConfig> = {
   kind: 'catalog',
   configSchema: CatalogConfigSchema,
+  // Asks are searches of a file: a lost one may run again (issue 24; `idempotent: false` opts out).
+  asksAreQueries: true,
   create(config, deps) {
     const path = resolve(deps.baseDir, config.file);
     const catalog = loadCatalogFile(path);

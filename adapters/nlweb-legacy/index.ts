@@ -10,6 +10,8 @@ export const nlwebLegacyAdapter: AdapterFactory<NlwebLegacyConfig> = {
   kind: 'nlweb-legacy',
   configSchema: NlwebLegacyConfigSchema,
   create: (config, deps) => new NlwebLegacyAgent(config, deps),
+  // Asks are searches: a lost one may run again (issue 24; `idempotent: false` opts out).
+  asksAreQueries: true,
 };
 
 export { NlwebLegacyAgent } from './agent.ts';

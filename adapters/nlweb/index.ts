@@ -13,4 +13,6 @@ export const nlwebAdapter: AdapterFactory<NlwebAdapterConfig> = {
   kind: 'nlweb',
   configSchema: NlwebAdapterConfigSchema,
   create: (config, deps) => new NlwebAgent(config, deps),
+  // Asks are searches: a lost one may run again (issue 24; `idempotent: false` opts out).
+  asksAreQueries: true,
 };

@@ -98,6 +98,14 @@ export const LimitsSchema = z
     // --- the edge (connections, timeouts, gateway-wide rate) ---
     /** Open client connections per replica; further connections are refused until one closes. */
     maxConnections: z.number().int().positive().default(10_000),
+    /**
+     * Open connections per client address (issue 24): one address cannot take the others' share of
+     * `maxConnections`. Connections from `server.trustedProxies` are not counted here (a proxy
+     * carries many clients; their limits apply per request, by X-Forwarded-For).
+     */
+    maxConnectionsPerAddress: z.number().int().positive().default(256),
+    /** A connection that has sent no byte this long after opening is closed (idle sockets held to starve others). */
+    firstByteTimeoutMs: z.number().int().positive().default(5_000),
     /** A client must send all request headers within this long. */
     headersTimeoutMs: z.number().int().positive().default(15_000),
     /** A client must send the whole request (headers and body) within this long. */

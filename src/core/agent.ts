@@ -220,4 +220,9 @@ export interface AdapterFactory<C extends Record<string, unknown> = Record<strin
   /** zod schema for the kind-specific fields; unknown fields are an error. */
   configSchema: z.ZodType<C>;
   create(config: C & CommonAgentConfig, deps: AdapterDeps): Agent;
+  /**
+   * An ask of this kind is a query with no side effect upstream (a search), so a call lost with its
+   * replica is run again elsewhere unless the agent's config says `idempotent: false` (issue 24).
+   */
+  asksAreQueries?: boolean;
 }

@@ -95,7 +95,9 @@ export class PromiseService {
    */
   async start(): Promise<void> {
     await this.subscribe();
-    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(50, this.settings.leaseMs / 2));
+    // At most a second between sweeps: a lost replica's promises are taken over within leaseMs + 1 s
+    // (issue 24; at leaseMs / 2 it took up to 1.5 × leaseMs), for one cheap store query a second.
+    this.sweepTimer = setInterval(() => void this.sweep(), Math.max(50, Math.min(1_000, this.settings.leaseMs / 2)));
     this.sweepTimer.unref();
   }
 

@@ -23,6 +23,13 @@ function isTrusted(list: BlockList, address: string): boolean {
   return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
+/** Whether a (normalized) peer address is one of `server.trustedProxies`. */
+export function trustedPeer(trustedProxies: readonly string[]): (address: string) => boolean {
+  if (trustedProxies.length === 0) return () => false;
+  const list = trustList(trustedProxies);
+  return (address) => isTrusted(list, address);
+}
+
 /**
  * The client's address for limits and anonymous identity (docs/security.md "Client address"): the
  * socket's peer, unless that peer is a trusted proxy — then `X-Forwarded-For` is read from the

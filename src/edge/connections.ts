@@ -1,4 +1,6 @@
 import type { Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import { normalizeAddress, trustedPeer } from './client-address.ts';
 import type { Limits } from '../config/schema.ts';
 
 /** How long an idle keep-alive connection stays open (below common load-balancer idle timeouts of 60 s). */
@@ -19,7 +21,34 @@ export function connectionOptions(limits: Limits): ServerOptions {
   };
 }
 
-/** Caps open connections (`limits.maxConnections`): further ones are closed as they arrive until one ends. */
-export function capConnections(server: Server, limits: Limits): void {
+/**
+ * Caps open connections (issue 11 item 3, issue 24 hole 2): `limits.maxConnections` in all, and
+ * `limits.maxConnectionsPerAddress` from any one client address (trusted proxies excepted), so one
+ * address cannot hold every connection; a connection that sends no byte within
+ * `limits.firstByteTimeoutMs` is closed, well before the headers timeout would cut it.
+ */
+export function capConnections(server: Server, limits: Limits, trustedProxies: readonly string[] = []): void {
   server.maxConnections = limits.maxConnections;
+  const isProxy = trustedPeer(trustedProxies);
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = normalizeAddress(socket.remoteAddress ?? '');
+    if (!isProxy(address)) {
+      const count = (open.get(address) ?? 0) + 1;
+      if (count > limits.maxConnectionsPerAddress) {
+        socket.destroy();
+        return;
+      }
+      open.set(address, count);
+      socket.once('close', () => {
+        const left = open.get(address)! - 1;
+        if (left > 0) open.set(address, left);
+        else open.delete(address);
+      });
+    }
+    // Node's parser reads the socket's handle directly (no 'data' events): bytesRead tells.
+    const idle = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), limits.firstByteTimeoutMs);
+    idle.unref();
+    socket.once('close', () => clearTimeout(idle));
+  });
 }

@@ -40,8 +40,10 @@ describeRedis('replicas sharing one Redis', () => {
     store: { kind: 'redis', url: redisUrl, prefix: 'replicas:' },
     defaults: { promiseAfterMs: 150, leaseMs: 600 },
     agents: [
-      { name: 'slowpoke', kind: 'nlweb', url: agentUrl, streaming: false },
+      // Asks to nlweb agents are queries, run again after a lost replica by default: this one opts out.
+      { name: 'slowpoke', kind: 'nlweb', url: agentUrl, streaming: false, idempotent: false },
       { name: 'retryable', kind: 'nlweb', url: agentUrl, streaming: false, idempotent: true },
+      { name: 'searcher', kind: 'nlweb', url: agentUrl, streaming: false },
       { name: 'watched', kind: 'nlweb', url: watcher.url, streaming: false },
     ],
   });
@@ -79,9 +81,9 @@ describeRedis('replicas sharing one Redis', () => {
     expect(onA.body.error.code).toBe('CANCELLED');
   });
 
-  it('fails a promise cleanly when the replica running it is killed (kill -9)', async () => {
+  it('fails a promise cleanly when the replica running it is killed (kill -9) and its agent opted out of re-runs', async () => {
     const victim = await spawnGateway(config(upstream.url, redis.url));
-    const asked = await post(victim.url, '/ask', { query: { text: 'slow stew' } });
+    const asked = await post(victim.url, '/agents/slowpoke/ask', { query: { text: 'slow stew' } });
     const token = asked.body.promise.token as string;
     await victim.kill();
     // The lease (600 ms) expires and a survivor's sweeper settles the promise: bounded, not forever.
@@ -100,6 +102,19 @@ describeRedis('replicas sharing one Redis', () => {
     await victim.kill();
     const settled = await post(a.url, '/await', { promise_token: token, action: 'checkin', wait_ms: 10_000 });
     expect(settled.body._meta.response_type).toBe('answer');
+  });
+
+  it('regression "a query agent not marked idempotent loses its promises with its replica" (issue 24): re-run by default, within leaseMs + 2 s of the lease ending', async () => {
+    const victim = await spawnGateway(config(upstream.url, redis.url));
+    const asked = await post(victim.url, '/agents/searcher/ask', { query: { text: 'slow soup' } });
+    expect(asked.status).toBe(202);
+    const token = asked.body.promise.token as string;
+    await victim.kill();
+    const started = Date.now();
+    const settled = await post(a.url, '/await', { promise_token: token, action: 'checkin', wait_ms: 10_000 });
+    expect(settled.body._meta.response_type).toBe('answer');
+    // leaseMs (600) + the sweep's next second + the upstream's own 1.5 s, with room for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(600 + 2_000 + 1_500 + 2_000);
   });
 
   it('answers 503 while Redis is down and recovers without a restart', async () => {

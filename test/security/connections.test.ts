@@ -16,10 +16,10 @@ afterEach(async () => {
 const sockets: Socket[] = [];
 afterEach(() => sockets.splice(0).forEach((s) => s.destroy()));
 
-function open(url: string): Promise<Socket> {
+function open(url: string, localAddress?: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const s = connect({ host: hostname, port: Number(port) }, () => resolve(s));
+    const s = connect({ host: hostname, port: Number(port), ...(localAddress ? { localAddress } : {}) }, () => resolve(s));
     s.once('error', reject);
     sockets.push(s);
   });
@@ -82,5 +82,39 @@ describe('connections and timeouts', () => {
     a.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect(await closed(a)).toMatch(/^HTTP\/1.1 200/);
     b.destroy();
+  });
+
+  it('regression "one address can take every connection" (issue 24, hole 2): past maxConnectionsPerAddress its sockets are closed, other addresses are served', async () => {
+    gw = await spawnGateway({ limits: { maxConnections: 50, maxConnectionsPerAddress: 10 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+    const held: Socket[] = [];
+    for (let i = 0; i < 10; i++) held.push(await open(gw.url, '127.0.0.1'));
+    // The eleventh from the same address is closed unserved.
+    const extra = await open(gw.url, '127.0.0.1');
+    const host = new URL(gw.url).host;
+    extra.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    expect(await closed(extra)).toBe('');
+    // Another address is served at once while the ten are held.
+    const other = await open(gw.url, '127.0.0.2');
+    other.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await closed(other)).toMatch(/^HTTP\/1.1 200/);
+    // One of the ten closes: the address may open one again.
+    held[0]!.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await open(gw.url, '127.0.0.1');
+    again.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+    expect(await closed(again)).toMatch(/^HTTP\/1.1 200/);
+  });
+
+  it('a connection that sends no byte is closed after limits.firstByteTimeoutMs, long before the headers timeout', async () => {
+    gw = await spawnGateway({ limits: { firstByteTimeoutMs: 300, headersTimeoutMs: 20_000, requestTimeoutMs: 30_000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+    const silent = await open(gw.url);
+    const started = Date.now();
+    await closed(silent);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // A connection that started its request is left to the headers timeout.
+    const talking = await open(gw.url);
+    talking.write('GET /healthz HTTP/1.1\r\n');
+    const outcome = await Promise.race([closed(talking).then(() => 'closed'), new Promise((r) => setTimeout(() => r('open'), 1_500))]);
+    expect(outcome).toBe('open');
   });
 });

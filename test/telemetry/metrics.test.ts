@@ -134,6 +134,12 @@ describe('/metrics after traffic on every protocol', () => {
       return r;
     };
     await randomTraffic();
+    // A random legacy query finds a recipe or not (its outcome label is success or failure): show both first.
+    await fetch(`${gw.url}/ask?query=pasta&streaming=false`);
+    await fetch(`${gw.url}/ask?query=${randomBytes(9).toString('hex')}qqq&streaming=false`);
+    await post('/ask', { query: { text: `zz${randomBytes(9).toString('hex')}` } });
+    // The lease sweeper runs every second and has its own store-command series: let it have run.
+    await new Promise((r) => setTimeout(r, 1_100));
     const before = seriesOf(await scrapeMetrics());
     const secrets: string[] = [];
     for (let i = 0; i < 5; i++) {
