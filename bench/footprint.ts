@@ -74,7 +74,9 @@ for (let i = 0; i < RUNS; i++) {
 // with the gateway-wide rate limit lifted (every ask comes from one loopback address).
 const lifted = join(ROOT, 'config', `.footprint-${process.pid}.yaml`);
 const defaults = parse(readFileSync(join(ROOT, 'config/gateway.yaml'), 'utf8')) as Record<string, unknown>;
-writeFileSync(lifted, stringify({ ...defaults, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
+// FOOTPRINT_MAX_CONVERSATIONS: the memory store's cap, to see what the conversations themselves hold.
+const cap = process.env.FOOTPRINT_MAX_CONVERSATIONS ? { store: { kind: 'memory', maxConversations: Number(process.env.FOOTPRINT_MAX_CONVERSATIONS) } } : {};
+writeFileSync(lifted, stringify({ ...defaults, ...cap, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
 const loaded = await startReplica(lifted).finally(() => rmSync(lifted, { force: true }));
 const load = await autocannon({
   url: `${loaded.url}/ask`,
