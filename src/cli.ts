@@ -24,6 +24,7 @@ async function buildAgents(loaded: LoadedConfig): Promise<string | undefined> {
   for (const [i, agent] of loaded.config.agents.entries()) {
     const factory = builtinAdapters.find((a) => a.kind === agent.kind)!;
     try {
+      await factory.load?.();
       const instance = factory.create(agent, { log: createLogger('silent'), baseDir: loaded.baseDir });
       await instance.close?.();
     } catch (err) {

@@ -225,4 +225,16 @@ export interface AdapterFactory<C extends Record<string, unknown> = Record<strin
    * replica is run again elsewhere unless the agent's config says `idempotent: false` (issue 24).
    */
   asksAreQueries?: boolean;
+  /**
+   * Loads the adapter's implementation (its upstream SDK) before the first `create`; the gateway
+   * awaits it only for the kinds its config uses, so a deployment never loads an SDK it does not
+   * need (issue 23). Absent: `create` is ready as is.
+   */
+  load?(): Promise<void>;
+}
+
+/** Awaits `load()` of the factories the configured agents use (their kinds), once each. */
+export async function loadAdapters(adapters: readonly AdapterFactory<any>[], agents: ReadonlyArray<{ kind: string }>): Promise<void> {
+  const kinds = new Set(agents.map((a) => a.kind));
+  await Promise.all(adapters.filter((f) => kinds.has(f.kind)).map((f) => f.load?.()));
 }

@@ -1,6 +1,6 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
-import type { AdapterFactory, AgentDescription, CallContext, ClientSession, CommonAgentConfig, ToolResult } from './agent.ts';
+import { loadAdapters, type AdapterFactory, type AgentDescription, type CallContext, type ClientSession, type CommonAgentConfig, type ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
 import { publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
@@ -55,6 +55,7 @@ export interface GatewayOptions {
 
 /** Builds the protocol core and starts its background work (cancel listener, lease sweeper). */
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  await loadAdapters(opts.adapters, opts.agents);
   const core = new GatewayCore(opts);
   await core.start();
   return core;

@@ -1,0 +1,52 @@
+// Issue 23 "load what a deployment does not use only when it is used": in the production bundle
+// (`npm run build`), the MCP and A2A client SDKs (the `mcp` and `a2a` adapters) and the OpenTelemetry
+// SDK sit in chunks that the CLI's static import graph never reaches; only a configured agent of
+// that kind (or tracing) imports them. (That the bundle needs no node_modules at all is checked by
+// image.test.ts, which runs it from a folder with none above it.)
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../support/gateway.ts';
+
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'nlgate-bundle-'));
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', out], { cwd: REPO_ROOT, encoding: 'utf8' });
+  expect(build.status, build.stderr).toBe(0);
+}, 60_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** Every file reached from `entry` by static `import … from "./…"` (not `import()`), entry included. */
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    // Minified ESM: `import{a as b}from"./chunks/x.js"` or `import"./chunks/x.js"`; dynamic ones are `import("…")`.
+    for (const m of text.matchAll(/import\s*(?:[\w$*{}\s,]+from\s*)?["'](\.[^"']+)["']/g)) queue.push(resolve(dirname(file), m[1]!));
+  }
+  return seen;
+}
+
+const chunkWith = (marker: string) => readdirSync(join(out, 'chunks')).filter((f) => f.endsWith('.js') && readFileSync(join(out, 'chunks', f), 'utf8').includes(marker));
+
+describe('the production bundle', () => {
+  for (const [what, marker] of [
+    ['the MCP client SDK (mcp adapter)', 'StreamableHTTPClientTransport'],
+    ['the A2A client SDK (a2a adapter)', 'createFromAgentCard'],
+    ['the OpenTelemetry Node SDK (tracing)', 'BatchSpanProcessor'],
+  ] as const) {
+    it(`keeps ${what} out of what the CLI loads at start`, () => {
+      const holders = chunkWith(marker);
+      expect(holders.length, `no chunk holds ${marker}: the marker is stale`).toBeGreaterThan(0);
+      const loaded = [...staticClosure(join(out, 'cli.js'))].map((f) => f.split('/').pop());
+      expect(holders.filter((h) => loaded.includes(h))).toEqual([]);
+      expect(readFileSync(join(out, 'cli.js'), 'utf8')).not.toContain(marker);
+    });
+  }
+});
