@@ -71,10 +71,12 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('memory'),
-      /** Conversations held at most; beyond it the least recently used is forgotten (its next turn starts afresh). */
+      /** Conversations held at most, for verified principals and for anonymous callers each; beyond it the least recently used of that class is forgotten (its next turn starts afresh). Anonymous traffic never pushes out a verified principal's. */
       maxConversations: z.number().int().positive().default(50_000),
       /** Small records held at most (conversation aliases, MCP sessions, NLIP tokens, webtool sessions); least recently used go first. */
       maxRecords: z.number().int().positive().default(50_000),
+      /** Conversations one principal (or anonymous address) holds at most; past it its own least recently used goes, nobody else's. */
+      maxConversationsPerOwner: z.number().int().positive().default(1_000),
     })
     .strict(),
   z

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { GatewayError } from '../base/errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import type { Principal } from './principal.ts';
+import { ownedByVerified, VERIFIED_OWNER_MARK } from '../store/store.ts';
 
 /**
  * Ownership of handles (issue 11 "Ownership"): every promise, conversation, session and upload is
@@ -13,12 +14,21 @@ import type { Principal } from './principal.ts';
 /** The principal of a call made without one (in-process callers, internal re-runs): `anon:unknown`. */
 const NOBODY = 'anon:unknown';
 
-/** The owner tag of a principal: 22 base64url characters of SHA-256(`Principal.id`). */
+/** Whether a principal id is a verified identity (anonymous ones are `anon:<address>`). */
+export function isVerifiedId(id: string): boolean {
+  return !id.startsWith('anon:');
+}
+
+/**
+ * The owner tag of a principal: 22 base64url characters of SHA-256(`Principal.id`), after
+ * VERIFIED_OWNER_MARK for a verified principal (so stores keep its state apart from anonymous
+ * callers', issue 24).
+ */
 export function ownerTag(principal: Pick<Principal, 'id'> | undefined): string {
   const id = principal?.id ?? NOBODY;
   let tag = recentTags.get(id);
   if (tag === undefined) {
-    tag = createHash('sha256').update(id).digest('base64url').slice(0, 22);
+    tag = (isVerifiedId(id) ? VERIFIED_OWNER_MARK : '') + createHash('sha256').update(id).digest('base64url').slice(0, 22);
     // Bounded: a flood of distinct callers empties the memo rather than growing it.
     if (recentTags.size >= MAX_REMEMBERED_TAGS) recentTags.clear();
     recentTags.set(id, tag);
@@ -48,7 +58,8 @@ export function scopedId(tag: string, handle: string): string {
 
 /** A scoped id for a handle of any length and charset (NLIP tokens, aliases): the handle is hashed too. */
 export function scopedHandle(principal: Pick<Principal, 'id'> | undefined, kind: string, handle: string): string {
-  return createHash('sha256').update(`${ownerTag(principal)}\u0000${kind}\u0000${handle}`).digest('base64url');
+  const tag = ownerTag(principal);
+  return (ownedByVerified(tag) ? VERIFIED_OWNER_MARK : '') + createHash('sha256').update(`${tag}\u0000${kind}\u0000${handle}`).digest('base64url');
 }
 
 /**

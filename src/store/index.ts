@@ -13,10 +13,10 @@ export { RedisStore, storeUnavailable, toStoreError, type RedisStoreOptions } fr
 export { parseRedisUrl, type RedisTarget, type RedisTuning } from './redis-url.ts';
 
 /** The `store` section of the gateway config. */
-export type StoreConfig = { kind: 'memory'; maxConversations?: number; maxRecords?: number } | { kind: 'redis'; url: string; prefix?: string };
+export type StoreConfig = { kind: 'memory'; maxConversations?: number; maxRecords?: number; maxConversationsPerOwner?: number } | { kind: 'redis'; url: string; prefix?: string };
 
 /** Builds the store a config names (design.md "State"): in-process by default, Redis for replicas. */
 export function createStore(config: StoreConfig, log?: Logger, tuning?: RedisStoreOptions['tuning']): Store {
-  if (config.kind === 'memory') return new MemoryStore({ log, maxConversations: config.maxConversations, maxRecords: config.maxRecords });
+  if (config.kind === 'memory') return new MemoryStore({ log, maxConversations: config.maxConversations, maxRecords: config.maxRecords, maxConversationsPerOwner: config.maxConversationsPerOwner });
   return new RedisStore({ url: config.url, prefix: config.prefix, log, tuning });
 }

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import type { ConversationRecord, PromiseRecord } from './store.ts';
+import { ownedByVerified, type ConversationRecord, type PromiseRecord } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
 export interface Timed<T> {
@@ -24,24 +24,56 @@ export interface MemoryBackendOptions {
   maxConversations?: number;
   /** Small records (aliases, sessions, uploads) held at most; beyond it the least recently used goes. Default 50,000. */
   maxRecords?: number;
+  /** Conversations one owner (principal, or anonymous address) holds at most; past it its own oldest goes. Default 1,000. */
+  maxConversationsPerOwner?: number;
 }
 
 /**
- * Puts `key` last in `map` (Map order is insertion order, so last = most recently used) and drops
- * the least recently used entries beyond `max`. Returns how many were dropped.
+ * Least-recently-used order of keys in two classes (issue 24, hole 3): verified principals' state
+ * and anonymous callers' state are capped apart, so anonymous traffic only ever pushes out anonymous
+ * state. Each class holds at most `max`; the store's own map holds the values.
  */
-export function keepRecent<T>(map: Map<string, T>, key: string, value: T, max: number): number {
-  map.delete(key);
-  map.set(key, value);
-  let dropped = 0;
-  if (map.size <= max) return dropped;
-  for (const oldest of map.keys()) {
-    if (map.size <= max) break;
-    map.delete(oldest);
-    dropped++;
+class RetentionOrder {
+  private readonly verified = new Set<string>();
+  private readonly anonymous = new Set<string>();
+
+  constructor(private readonly max: number) {}
+
+  /** Marks `key` most recently used in its class; returns the keys its class drops past `max`. */
+  touch(key: string, verified: boolean): string[] {
+    const order = verified ? this.verified : this.anonymous;
+    order.delete(key);
+    order.add(key);
+    const dropped: string[] = [];
+    if (order.size <= this.max) return dropped;
+    for (const oldest of order) {
+      if (order.size <= this.max) break;
+      order.delete(oldest);
+      dropped.push(oldest);
+    }
+    return dropped;
   }
-  return dropped;
+
+  forget(key: string): void {
+    this.verified.delete(key);
+    this.anonymous.delete(key);
+  }
+
+  /** Drops keys whose values are gone (expired and swept, or deleted). */
+  prune(live: Map<string, unknown>): void {
+    for (const order of [this.verified, this.anonymous]) for (const key of order) if (!live.has(key)) order.delete(key);
+  }
+
+  get size(): number {
+    return this.verified.size + this.anonymous.size;
+  }
 }
+
+/** The owner part of a conversation key (`ownerTag:handle`); keys without one share the empty owner. */
+const ownerOf = (key: string): string => {
+  const colon = key.indexOf(':');
+  return colon < 0 ? '' : key.slice(0, colon);
+};
 
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
 export function liveEntry<T>(map: Map<string, Timed<T>>, key: string, now: number): Timed<T> | undefined {
@@ -78,6 +110,11 @@ export class MemoryBackend {
    */
   private readonly maxConversations: number;
   private readonly maxRecords: number;
+  private readonly maxConversationsPerOwner: number;
+  private readonly conversationOrder: RetentionOrder;
+  private readonly recordOrder: RetentionOrder;
+  /** Owner tag → that owner's conversation keys, least recently used first (its quota). */
+  private readonly conversationsByOwner = new Map<string, Set<string>>();
   private timer: NodeJS.Timeout | undefined;
   private users = 0;
 
@@ -85,6 +122,9 @@ export class MemoryBackend {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
     this.maxConversations = options.maxConversations ?? 50_000;
     this.maxRecords = options.maxRecords ?? 50_000;
+    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? 1_000;
+    this.conversationOrder = new RetentionOrder(this.maxConversations);
+    this.recordOrder = new RetentionOrder(this.maxRecords);
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
     this.topics.setMaxListeners(0);
@@ -129,6 +169,12 @@ export class MemoryBackend {
       }
       if (reservations.size === 0) this.quotas.delete(key);
     }
+    this.conversationOrder.prune(this.conversations);
+    this.recordOrder.prune(this.records);
+    for (const [owner, keys] of this.conversationsByOwner) {
+      for (const key of keys) if (!this.conversations.has(key)) keys.delete(key);
+      if (keys.size === 0) this.conversationsByOwner.delete(owner);
+    }
     for (const token of this.leases.keys()) {
       if (!this.promises.has(token)) {
         this.leases.delete(token);
@@ -138,14 +184,41 @@ export class MemoryBackend {
     return dropped;
   }
 
-  /** Stores (or touches) a conversation as the most recently used, within `maxConversations`. */
+  /**
+   * Stores (or touches) a conversation as the most recently used: past `maxConversationsPerOwner`
+   * its owner's own oldest goes, and past `maxConversations` the oldest of its class (verified or
+   * anonymous, `ownedByVerified`): never another owner's because of this one, nor a verified
+   * principal's because of anonymous traffic (issue 24, hole 3). Keys are `ownerTag:handle`.
+   */
   keepConversation(id: string, entry: Timed<ConversationRecord>): void {
-    keepRecent(this.conversations, id, entry, this.maxConversations);
+    this.conversations.set(id, entry);
+    const owner = ownerOf(id);
+    let mine = this.conversationsByOwner.get(owner);
+    if (!mine) this.conversationsByOwner.set(owner, (mine = new Set()));
+    mine.delete(id);
+    mine.add(id);
+    const dropped: string[] = [];
+    for (const oldest of mine) {
+      if (mine.size - dropped.length <= this.maxConversationsPerOwner) break;
+      dropped.push(oldest);
+    }
+    dropped.push(...this.conversationOrder.touch(id, ownedByVerified(id)));
+    for (const key of dropped) this.dropConversation(key);
   }
 
-  /** Stores (or touches) a record as the most recently used, within `maxRecords`. */
-  keepRecord(key: string, entry: Timed<string>): void {
-    keepRecent(this.records, key, entry, this.maxRecords);
+  private dropConversation(key: string): void {
+    this.conversations.delete(key);
+    this.conversationOrder.forget(key);
+    const owner = ownerOf(key);
+    const keys = this.conversationsByOwner.get(owner);
+    keys?.delete(key);
+    if (keys?.size === 0) this.conversationsByOwner.delete(owner);
+  }
+
+  /** Stores (or touches) a record as the most recently used, within `maxRecords` for its class (verified or anonymous). */
+  keepRecord(key: string, entry: Timed<string>, verified: boolean): void {
+    this.records.set(key, entry);
+    for (const dropped of this.recordOrder.touch(key, verified)) this.records.delete(dropped);
   }
 
   /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */

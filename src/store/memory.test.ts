@@ -43,6 +43,39 @@ describe('MemoryStore specifics', () => {
     await store.close();
   });
 
+  it('regression "anonymous traffic evicts authenticated users\' state" (issue 24, hole 3): anonymous conversations and records push out only anonymous ones', async () => {
+    const store = new MemoryStore({ maxConversations: 3, maxRecords: 3 });
+    const alice = 'p.aliceTagAliceTagAliceT'; // a verified owner's tag carries VERIFIED_OWNER_MARK
+    await store.recordTurn(`${alice}:conv`, { query: 'mine', agent: 'x' }, turn);
+    await store.putRecord('mcp-session', 'p.mcp_alice', 'session', 60_000);
+    for (let i = 0; i < 50; i++) {
+      await store.recordTurn(`anon${i}:conv`, { query: 'flood', agent: 'x' }, turn);
+      await store.putRecord('mcp-session', `mcp_anon${i}`, 'session', 60_000);
+    }
+    expect((await store.getConversation(`${alice}:conv`, 60_000))?.prev).toEqual(['mine']);
+    expect(await store.getRecord('mcp-session', 'p.mcp_alice', 60_000)).toBe('session');
+    // The anonymous class still holds only its cap: the latest three.
+    expect(await store.getConversation('anon46:conv', 60_000)).toBeNull();
+    expect((await store.getConversation('anon49:conv', 60_000))?.prev).toEqual(['flood']);
+    expect(await store.getRecord('mcp-session', 'mcp_anon46', 60_000)).toBeNull();
+    await store.close();
+  });
+
+  it('an owner past maxConversationsPerOwner recycles its own oldest conversation, never another owner\'s', async () => {
+    const store = new MemoryStore({ maxConversationsPerOwner: 2 });
+    await store.recordTurn('bob:one', { query: 'b1', agent: 'x' }, turn);
+    for (const c of ['one', 'two', 'three']) await store.recordTurn(`eve:${c}`, { query: c, agent: 'x' }, turn);
+    expect(await store.getConversation('eve:one', 60_000)).toBeNull();
+    expect((await store.getConversation('eve:three', 60_000))?.prev).toEqual(['three']);
+    expect((await store.getConversation('bob:one', 60_000))?.prev).toEqual(['b1']);
+    // Reading makes one's own conversation the most recently used: the other one goes next.
+    expect(await store.getConversation('eve:two', 60_000)).not.toBeNull();
+    await store.recordTurn('eve:four', { query: 'four', agent: 'x' }, turn);
+    expect(await store.getConversation('eve:three', 60_000)).toBeNull();
+    expect(await store.getConversation('eve:two', 60_000)).not.toBeNull();
+    await store.close();
+  });
+
   it('holds at most maxRecords, forgetting the least recently read or written', async () => {
     const store = new MemoryStore({ maxRecords: 2 });
     await store.putRecord('alias:mcp', 'one', 'c1', 60_000);

@@ -13,7 +13,7 @@ import type { Logger } from '../base/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
+import { ownedByVerified, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -25,6 +25,7 @@ export interface MemoryStoreOptions {
   /** Caps of a backend this store creates itself (MemoryBackendOptions). */
   maxConversations?: number;
   maxRecords?: number;
+  maxConversationsPerOwner?: number;
   log?: Logger;
 }
 
@@ -55,7 +56,7 @@ export class MemoryStore implements Store {
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs, maxConversations: options.maxConversations, maxRecords: options.maxRecords });
+    this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs, maxConversations: options.maxConversations, maxRecords: options.maxRecords, maxConversationsPerOwner: options.maxConversationsPerOwner });
     this.log = options.log;
     this.backend.attach();
   }
@@ -230,7 +231,7 @@ export class MemoryStore implements Store {
   // ---- small records ----
 
   async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    this.backend.keepRecord(`${namespace}:${id}`, { value, expiresAt: Date.now() + ttlMs });
+    this.backend.keepRecord(`${namespace}:${id}`, { value, expiresAt: Date.now() + ttlMs }, ownedByVerified(id));
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
@@ -239,7 +240,7 @@ export class MemoryStore implements Store {
     const entry = liveEntry(this.backend.records, key, now);
     if (!entry) return null;
     if (touchTtlMs !== undefined) entry.expiresAt = now + touchTtlMs;
-    this.backend.keepRecord(key, entry);
+    this.backend.keepRecord(key, entry, ownedByVerified(id));
     return entry.value;
   }
 

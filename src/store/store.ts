@@ -60,6 +60,20 @@ export interface ConversationRecord {
   updatedAt: number;
 }
 
+/**
+ * The mark that starts the owner part of a key made for a verified principal (issue 24, hole 3):
+ * owner tags of verified principals, their scoped handles and their MCP session ids begin with it,
+ * so a store can tell their state from anonymous callers' and never let anonymous traffic push it
+ * out. Keys are built by the gateway from verified identities, never by clients, so no client can
+ * put its state in that class.
+ */
+export const VERIFIED_OWNER_MARK = 'p.';
+
+/** Whether a stored id (a conversation key `tag:handle`, or a record id) belongs to a verified principal. */
+export function ownedByVerified(id: string): boolean {
+  return id.startsWith(VERIFIED_OWNER_MARK);
+}
+
 /** One turn to record in a conversation. */
 export interface TurnRecord {
   query: string;

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
+import { loadAdapters } from '../../src/core/agent.ts';
 import type { Agent, CallContext } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import { silentLogger } from '../../src/base/logger.ts';
@@ -43,6 +44,9 @@ function build(kind: string, raw: Record<string, unknown>): Agent {
   agents.push(agent);
   return agent;
 }
+
+// Every kind built by hand here: the lazy kinds (mcp, a2a) load their implementation first, as the gateway does.
+beforeAll(() => loadAdapters(builtinAdapters, builtinAdapters));
 const ctx = (): CallContext => ({ signal: AbortSignal.timeout(15_000), requestId: 'req-redirect', log: silentLogger });
 async function drain(events: AsyncIterable<unknown>): Promise<unknown[]> {
   const out: unknown[] = [];

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
+import { loadAdapters } from '../../src/core/agent.ts';
 import type { Agent, CallContext } from '../../src/core/agent.ts';
 import { createLogger, type Logger } from '../../src/base/logger.ts';
 import { redactUrlCredentials } from '../../src/core/upstream/index.ts';
@@ -38,6 +39,9 @@ function build(kind: string, raw: Record<string, unknown>, log: Logger): Agent {
   const config = factory.configSchema.parse(raw) as Record<string, unknown>;
   return factory.create({ ...config, name: `pw-${kind}`, kind, timeoutMs: 5_000 }, { log, baseDir: '.' });
 }
+
+// Every kind built by hand here: the lazy kinds (mcp, a2a) load their implementation first, as the gateway does.
+beforeAll(() => loadAdapters(builtinAdapters, builtinAdapters));
 
 const withPassword = (path = '') => `http://svc:${PASSWORD}@127.0.0.1:${upstream.port}${path}`;
 const deadPort = (path = '') => `http://svc:${PASSWORD}@127.0.0.1:9${path}`;

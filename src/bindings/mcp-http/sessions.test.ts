@@ -14,7 +14,7 @@ describe('MCP sessions in the store', () => {
     const here = new McpSessions(store);
     const there = new McpSessions(store);
     const s = await here.create({ protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'c', version: '1' } }, alice);
-    expect(s.id).toMatch(/^mcp_[A-Za-z0-9_-]{22}$/);
+    expect(s.id).toMatch(/^p\.mcp_[A-Za-z0-9_-]{22}$/); // alice is verified: her session id carries the store's mark
     expect(await there.get(s.id, alice)).toEqual(s);
     await there.setLogLevel(s, 'warning', alice);
     expect((await here.get(s.id, alice))?.logLevel).toBe('warning');

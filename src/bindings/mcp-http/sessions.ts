@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { GatewayError } from '../../base/errors.ts';
 import { publishCreated } from '../../core/core-events.ts';
 import { newToken } from '../../core/ids.ts';
-import { isOwner, ownerTag } from '../../core/ownership.ts';
+import { isOwner, isVerifiedId, ownerTag } from '../../core/ownership.ts';
+import { VERIFIED_OWNER_MARK } from '../../store/store.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Store } from '../../store/store.ts';
 
@@ -54,7 +55,8 @@ export class McpSessions {
    * nothing, when the facts to keep (capabilities, client info) are larger than the cap.
    */
   async create(facts: Omit<McpSession, 'id'>, owner: Principal): Promise<McpSession> {
-    const id = newToken('mcp');
+    // A verified owner's session id carries the store's mark, so anonymous sessions never push it out (issue 24).
+    const id = (isVerifiedId(owner.id) ? VERIFIED_OWNER_MARK : '') + newToken('mcp');
     const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown>, owner: ownerTag(owner) };
     if (facts.clientInfo) record.clientInfo = facts.clientInfo;
     const raw = JSON.stringify(record);
