@@ -4,10 +4,11 @@
 // answers; .ci/run starts one (../shared/tools/local-images.sh), so under CI=true a missing daemon
 // is a failure, never a skip.
 import { execFile, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEveryDemoAgentAnswers } from '../support/demo-stack.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
+import { freePort } from '../support/redis.ts';
 
 const run = promisify(execFile);
 const IMAGE = `nlgate:test-${process.pid}`;
@@ -17,13 +18,6 @@ const compose = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' }
 
 const docker = async (args: string[], timeout = 120_000) => (await run('docker', args, { cwd: REPO_ROOT, timeout, maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Polls `url` until it answers 200, for up to `ms`. */
 async function until200(url: string, ms = 60_000): Promise<void> {
@@ -127,15 +121,8 @@ describe.skipIf(!daemon)('the image in a real container runtime (skipped: no Doc
       await composeRun(['down', '--remove-orphans', '--timeout', '5']).catch(() => undefined);
     }, 120_000);
 
-    it('answers through the balancer on every demo agent', async () => {
-      const recipes = (await (await post(`${lb}/ask`, { query: { text: 'pasta' } })).json()) as { results: unknown[] };
-      expect(recipes.results.length).toBeGreaterThan(0);
-      const legacy = (await (await post(`${lb}/agents/legacy/ask`, { query: { text: 'pumpkin pie' } })).json()) as { results: Array<{ name: string }> };
-      expect(legacy.results[0]!.name).toContain('pumpkin pie');
-      const nlip = (await (await post(`${lb}/agents/nlipper/ask`, { query: { text: 'hello' } })).json()) as { _meta: { response_type: string } };
-      expect(nlip._meta.response_type).toBe('answer');
-      const kitchen = (await (await post(`${lb}/agents/kitchen/ask`, { query: { text: '2 cups in ml' } })).json()) as { results: Array<{ unitText: string }> };
-      expect(kitchen.results[0]!.unitText).toBe('ml');
+    it('answers through the balancer on every demo agent, on every protocol', async () => {
+      await expectEveryDemoAgentAnswers(lb);
     });
 
     it('answers through one replica a promise made through the other (state in Redis)', async () => {

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectEveryDemoAgentAnswers } from '../support/demo-stack.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
-import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
+import { describeOwnRedis, freePort, startRedis, type RedisServer } from '../support/redis.ts';
 import { spawnListening, type Listening } from '../support/spawn-url.ts';
 
 // The compose stack without Docker: the same processes docker-compose.yml starts (demo agents,
@@ -17,13 +17,6 @@ const compose = parse(readFileSync(join(REPO_ROOT, 'docker-compose.yml'), 'utf8'
   // (each service's command is run below, with dist/ replaced by this test's own build folder)
 };
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -97,19 +90,7 @@ describeOwnRedis('the compose stack run as processes: nginx → two replicas →
   });
 
   it('answers on every protocol through the load balancer', async () => {
-    expect(await (await fetch(`${lb}/readyz`)).status).toBe(200);
-    const recipes = (await (await post(`${lb}/ask`, { query: { text: 'pasta' } })).json()) as { results: unknown[] };
-    expect(recipes.results.length).toBeGreaterThan(0);
-    const legacy = (await (await post(`${lb}/agents/legacy/ask`, { query: { text: 'pumpkin pie' } })).json()) as { results: Array<{ name: string }> };
-    expect(legacy.results[0]!.name).toContain('pumpkin pie');
-    const nlip = (await (await post(`${lb}/agents/nlipper/ask`, { query: { text: 'hello' } })).json()) as { _meta: { response_type: string } };
-    expect(nlip._meta.response_type).toBe('answer');
-    const kitchen = (await (await post(`${lb}/agents/kitchen/ask`, { query: { text: '2 cups in ml' } })).json()) as { results: Array<{ unitText: string }> };
-    expect(kitchen.results[0]!.unitText).toBe('ml');
-    const peer = (await (await post(`${lb}/nlip/`, { format: 'text', subformat: 'english', content: 'soup', label: 'nlipper' })).json()) as { format: string };
-    expect(peer.format).toBe('text');
-    const webtool = (await (await fetch(`${lb}/webtools/kitchen`)).json()) as { actions: Array<{ name: string }> };
-    expect(webtool.actions.map((a) => a.name)).toContain('convert');
+    await expectEveryDemoAgentAnswers(lb);
   });
 
   it('streams SSE through nginx unbuffered and in order', async () => {

@@ -35,36 +35,37 @@ function closed(s: Socket): Promise<string> {
   });
 }
 
+/**
+ * Sends a POST /ask whose body drips one byte every 100 ms (20 s for all of it) against a
+ * gateway with 1 s request timeouts; resolves once the server closes the connection.
+ */
+async function slowDrip(): Promise<{ reply: string; sent: number; length: number }> {
+  gw = await spawnGateway({ limits: { requestTimeoutMs: 1000, headersTimeoutMs: 1000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
+  const s = await open(gw.url);
+  const body = JSON.stringify({ query: { text: 'count:1 '.padEnd(200, 'x') } });
+  s.write(`POST /ask HTTP/1.1\r\nHost: ${new URL(gw.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+  const end = closed(s);
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (!s.destroyed && sent < body.length - 1) s.write(body[sent++]!);
+  }, 100);
+  const reply = await end;
+  clearInterval(drip);
+  return { reply, sent, length: body.length };
+}
+
 describe('connections and timeouts', () => {
   it('regression "a slow request body holds a connection for 300 s": a slow-drip body is cut by limits.requestTimeoutMs', async () => {
-    gw = await spawnGateway({ limits: { requestTimeoutMs: 1000, headersTimeoutMs: 1000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
-    const s = await open(gw.url);
-    const body = JSON.stringify({ query: { text: 'count:1 '.padEnd(200, 'x') } });
-    s.write(`POST /ask HTTP/1.1\r\nHost: ${new URL(gw.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-    const end = closed(s);
-    let sent = 0;
     // One byte every 100 ms would take 20 s; the server must close the connection long before.
-    const drip = setInterval(() => {
-      if (!s.destroyed && sent < body.length - 1) s.write(body[sent++]!);
-    }, 100);
-    const reply = await end;
-    clearInterval(drip);
-    expect(sent).toBeLessThan(body.length - 1);
+    const { reply, sent, length } = await slowDrip();
+    expect(sent).toBeLessThan(length - 1);
     expect(reply === '' || reply.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
   it('regression "a slow-drip body writes error lines at will" (issue 24, hole 5): the 408 is logged at info, not as an internal error', async () => {
-    gw = await spawnGateway({ limits: { requestTimeoutMs: 1000, headersTimeoutMs: 1000 }, agents: [{ name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' }] });
-    const s = await open(gw.url);
-    const body = JSON.stringify({ query: { text: 'pasta'.padEnd(200, 'x') } });
-    s.write(`POST /ask HTTP/1.1\r\nHost: ${new URL(gw.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-    const end = closed(s);
-    let sent = 0;
-    const drip = setInterval(() => !s.destroyed && sent < body.length - 1 && s.write(body[sent++]!), 100);
-    await end;
-    clearInterval(drip);
+    await slowDrip();
     await new Promise((r) => setTimeout(r, 300)); // the binding sees the cut body after the socket closes
-    const lines = gw.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; stack?: string });
+    const lines = gw!.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string; stack?: string });
     const errors = lines.filter((l) => l.level >= 50);
     expect(errors, JSON.stringify(errors)).toEqual([]);
     expect(lines.some((l) => l.msg.includes('internal error') || l.stack)).toBe(false);
