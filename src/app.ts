@@ -46,7 +46,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   const log = opts.log ?? createLogger();
   const ownStore = !opts.store;
   const telemetry = createTelemetry({ agents: config.agents });
-  const store = telemetry.instrumentStore(opts.store ?? createStore(config.store, log));
+  const store = telemetry.instrumentStore(opts.store ?? (await createStore(config.store, log)));
   const core = await createGateway({
     agents: config.agents,
     adapters: opts.adapters ?? builtinAdapters,

@@ -42,12 +42,17 @@ export function captureMarker(ring: CaptureRing): MiddlewareHandler {
   };
 }
 
+/** How long after start-up the console's assets are built (or read) ahead of a first visit. */
+const WARM_UP_DELAY_MS = 1000;
+
 /** The console: the page and its assets, and `/console/api/*` (agents, session, wire). */
 export function consoleRoutes(opts: ConsoleRoutesOptions): Hono {
   const app = new Hono();
   let assets: Promise<ConsoleAssets> | undefined;
   const getAssets = () => (assets ??= loadConsoleAssets().catch((err) => ((assets = undefined), Promise.reject(err))));
-  void getAssets().catch(() => undefined); // built at start-up, not on the first visit
+  // Built just after start-up rather than on the first visit, and not in the way of the first
+  // requests: a replica answers /healthz before esbuild has started (issue 23, start time).
+  setTimeout(() => void getAssets().catch(() => undefined), WARM_UP_DELAY_MS).unref();
 
   app.use('/console/*', async (c, next) => {
     await next();

@@ -18,7 +18,7 @@ function abortableRun(): LocalRun {
 
 describe('PromiseService', () => {
   it('regression: a replica whose lease was taken over stops the call without settling the promise', async () => {
-    const store = createStore({ kind: 'memory' }, silentLogger);
+    const store = await createStore({ kind: 'memory' }, silentLogger);
     const a = new PromiseService(store, { replicaId: 'replica-a', ttlMs: 60_000, readGraceMs: 1_000, leaseMs: 90, awaitMaxWaitMs: 1_000 }, hooks, silentLogger);
     const run = abortableRun();
     const { token } = await a.adopt('agent', run, { principal: 'owner-tag' });

@@ -95,7 +95,7 @@ describeRedis('races between two replicas', () => {
 
   it('two replicas racing to take over the same lost promises: exactly one re-run each', async () => {
     // Promises whose runner died: leases already expired, owned by a replica that no longer exists.
-    const store = createStore({ kind: 'redis', url: redis.url, prefix: 'races:' }, silentLogger);
+    const store = await createStore({ kind: 'redis', url: redis.url, prefix: 'races:' }, silentLogger);
     const now = Date.now();
     const questions = Array.from({ length: 50 }, (_, i) => `lost ${i}`);
     const tokens = await Promise.all(

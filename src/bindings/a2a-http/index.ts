@@ -1,16 +1,10 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
-import { AgentCard } from '@a2a-js/sdk';
 import { toGatewayError } from '../../base/errors.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
-import { buildAgentCard } from './card.ts';
 import { a2aEdgeHooks } from './edge.ts';
-import { GatewayRequestHandler, type HandlerDeps } from './handler.ts';
-import { serveJsonRpc } from './jsonrpc.ts';
-import { serveRest } from './rest.ts';
-import { LocalStreams } from './stream.ts';
-import { TaskRecords } from './tasks.ts';
+import type { HandlerDeps } from './handler.ts';
 
 /** Default lifetime of a task record when the config gives no promise TTL. */
 const DEFAULT_TASK_TTL_MS = 3_600_000;
@@ -22,8 +16,14 @@ const DEFAULT_TASK_TTL_MS = 3_600_000;
  */
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
-  const tasks = new TaskRecords(gateway.store, settings.promiseTtlMs ?? DEFAULT_TASK_TTL_MS);
-  const streams = new LocalStreams(gateway.store);
+  // The A2A SDK (~15 MiB and ~100 ms at start, issue 23) loads with the first A2A request, and with
+  // it the binding's task records and local streams: a deployment no A2A client calls never pays.
+  let loaded: ReturnType<typeof load> | undefined;
+  const load = async () => {
+    const rt = await import('./runtime.ts');
+    return { rt, tasks: new rt.TaskRecords(gateway.store, settings.promiseTtlMs ?? DEFAULT_TASK_TTL_MS), streams: new rt.LocalStreams(gateway.store) };
+  };
+  const runtime = () => (loaded ??= load().catch((err: unknown) => ((loaded = undefined), Promise.reject(err))));
   // The edge (src/edge) adds `publicBase` (never an unchecked Host) and `identity` (configured credentials) to the settings.
   const edge = settings as { publicBase?: (c: Context) => string; identity?: { enabled?: boolean } };
   const baseUrl = (c: Context) => (edge.publicBase?.(c) ?? settings.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
@@ -34,15 +34,21 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const name = c.req.param('agent');
     return name !== undefined && gateway.listAgents().some((a) => a.name === name) ? name : null;
   };
-  const handlerFor = (c: Context, agent: string) => {
-    const deps: HandlerDeps = { gateway, agent, tasks, streams, card: () => buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer }) };
+  const handlerFor = async (c: Context, agent: string) => {
+    const { rt, tasks, streams } = await runtime();
+    const deps: HandlerDeps = { gateway, agent, tasks, streams, card: () => rt.buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer }) };
     const { principal, requestId, credentials } = callerOf(c);
-    return new GatewayRequestHandler(deps, { principal, requestId, signal: c.req.raw.signal, ...(credentials ? { credentials } : {}) });
+    return { rt, handler: new rt.GatewayRequestHandler(deps, { principal, requestId, signal: c.req.raw.signal, ...(credentials ? { credentials } : {}) }) };
   };
   const notFound = (c: Context) => c.json({ error: { code: 404, status: 'NOT_FOUND', message: `No agent named "${c.req.param('agent')}"` } }, 404);
   const card = async (c: Context, agent: string) => {
+    const { rt } = await runtime();
     c.header('Cache-Control', 'public, max-age=300');
-    return c.json(AgentCard.toJSON(await buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer })));
+    return c.json(rt.AgentCard.toJSON(await rt.buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer })));
+  };
+  const jsonRpc = async (c: Context, agent: string) => {
+    const { rt, handler } = await handlerFor(c, agent);
+    return rt.serveJsonRpc(c, handler);
   };
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
@@ -63,18 +69,19 @@ function routes({ gateway, settings }: BindingContext): Hono {
   // `{base}/` too: the SDK resolves the card relative to the base URL, so clients are told to end it with a slash.
   app.post('/a2a/:agent', limit, (c) => {
     const agent = agentOf(c);
-    return agent ? serveJsonRpc(c, handlerFor(c, agent)) : notFound(c);
+    return agent ? jsonRpc(c, agent) : notFound(c);
   });
   app.post('/a2a/:agent/', limit, (c) => {
     const agent = agentOf(c);
-    return agent ? serveJsonRpc(c, handlerFor(c, agent)) : notFound(c);
+    return agent ? jsonRpc(c, agent) : notFound(c);
   });
-  app.on(['GET', 'POST', 'DELETE'], '/a2a/:agent/rest/*', limit, (c) => {
+  app.on(['GET', 'POST', 'DELETE'], '/a2a/:agent/rest/*', limit, async (c) => {
     const agent = agentOf(c);
     if (!agent) return notFound(c);
     const prefix = `/a2a/${c.req.param('agent')}/rest`;
     const path = decodeURI(c.req.path);
-    return serveRest(c, handlerFor(c, agent), path.startsWith(prefix) ? path.slice(prefix.length) : c.req.path);
+    const { rt, handler } = await handlerFor(c, agent);
+    return rt.serveRest(c, handler, path.startsWith(prefix) ? path.slice(prefix.length) : c.req.path);
   });
   return app;
 }
