@@ -14,6 +14,8 @@ export interface GatewayProcess {
   kill(): Promise<void>;
   /** SIGTERM and wait for a clean exit. */
   stop(): Promise<void>;
+  /** Resolves once `pattern` (global) has matched `count` times in the output; rejects after 20 s. */
+  waitForOutput(pattern: RegExp, count?: number): Promise<void>;
 }
 
 const live = new Set<ChildProcess>();
@@ -77,6 +79,13 @@ export async function spawnGateway(config: Record<string, unknown>, env: Record<
     stop: async () => {
       child.kill('SIGTERM');
       await exited(child);
+    },
+    waitForOutput: async (pattern, count = 1) => {
+      const deadline = Date.now() + 20_000;
+      while ([...out.matchAll(pattern)].length < count) {
+        if (Date.now() > deadline) throw new Error(`${pattern} did not appear ${count}× in 20 s:\n${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     },
   };
 }

@@ -14,6 +14,7 @@ import { REPO_ROOT } from '../support/gateway.ts';
 import { spawnGateway, type GatewayProcess } from '../support/process.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
 
+const LISTENING = /"pid":(\d+)[^\n]*nlgate listening/g;
 const CATALOG_AGENT = { name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' };
 
 describeOwnRedis('workers: 2 with the Redis store', () => {
@@ -22,6 +23,9 @@ describeOwnRedis('workers: 2 with the Redis store', () => {
   beforeAll(async () => {
     redis = await startRedis();
     gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, server: { workers: 2 }, agents: [CATALOG_AGENT] });
+    // spawnGateway resolves on the first worker's line; the second may still be loading (regression:
+    // on a loaded CI machine every request went to the first worker, which alone was listening).
+    await gw.waitForOutput(LISTENING, 2);
   });
   afterAll(async () => {
     await gw?.stop();
@@ -43,7 +47,7 @@ describeOwnRedis('workers: 2 with the Redis store', () => {
   });
 
   it('SIGTERM stops every worker and the primary exits 0', async () => {
-    const pids = [...gw.output().matchAll(/"pid":(\d+)[^\n]*nlgate listening/g)].map((m) => Number(m[1]));
+    const pids = [...gw.output().matchAll(LISTENING)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     await gw.stop();
     expect(gw.child.exitCode).toBe(0);
