@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import { ownedByVerified, type ConversationRecord, type PromiseRecord } from './store.ts';
+import { conversationOwner, DEFAULT_STORE_CAPS, ownedByVerified, type ConversationRecord, type PromiseRecord } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
 export interface Timed<T> {
@@ -69,12 +69,6 @@ class RetentionOrder {
   }
 }
 
-/** The owner part of a conversation key (`ownerTag:handle`); keys without one share the empty owner. */
-const ownerOf = (key: string): string => {
-  const colon = key.indexOf(':');
-  return colon < 0 ? '' : key.slice(0, colon);
-};
-
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
 export function liveEntry<T>(map: Map<string, Timed<T>>, key: string, now: number): Timed<T> | undefined {
   const entry = map.get(key);
@@ -120,9 +114,9 @@ export class MemoryBackend {
 
   constructor(options: MemoryBackendOptions = {}) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
-    this.maxConversations = options.maxConversations ?? 50_000;
-    this.maxRecords = options.maxRecords ?? 50_000;
-    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? 1_000;
+    this.maxConversations = options.maxConversations ?? DEFAULT_STORE_CAPS.maxConversations;
+    this.maxRecords = options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords;
+    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? DEFAULT_STORE_CAPS.maxConversationsPerOwner;
     this.conversationOrder = new RetentionOrder(this.maxConversations);
     this.recordOrder = new RetentionOrder(this.maxRecords);
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
@@ -192,7 +186,7 @@ export class MemoryBackend {
    */
   keepConversation(id: string, entry: Timed<ConversationRecord>): void {
     this.conversations.set(id, entry);
-    const owner = ownerOf(id);
+    const owner = conversationOwner(id);
     let mine = this.conversationsByOwner.get(owner);
     if (!mine) this.conversationsByOwner.set(owner, (mine = new Set()));
     mine.delete(id);
@@ -209,7 +203,7 @@ export class MemoryBackend {
   private dropConversation(key: string): void {
     this.conversations.delete(key);
     this.conversationOrder.forget(key);
-    const owner = ownerOf(key);
+    const owner = conversationOwner(key);
     const keys = this.conversationsByOwner.get(owner);
     keys?.delete(key);
     if (keys?.size === 0) this.conversationsByOwner.delete(owner);

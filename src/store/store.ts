@@ -74,6 +74,29 @@ export function ownedByVerified(id: string): boolean {
   return id.startsWith(VERIFIED_OWNER_MARK);
 }
 
+/**
+ * How much state a store keeps (issue 24, hole 3), the same in every implementation: conversations
+ * and small records are capped for verified principals and for anonymous callers each (least
+ * recently used of that class first), and each owner's conversations apart (its own oldest first).
+ */
+export interface StoreCaps {
+  /** Conversations held per class (verified, anonymous). */
+  maxConversations: number;
+  /** Small records (aliases, MCP sessions, NLIP tokens, webtool sessions) held per class. */
+  maxRecords: number;
+  /** Conversations one owner (principal, or anonymous address) holds. */
+  maxConversationsPerOwner: number;
+}
+
+/** The caps a store keeps when its config names none (config/schema.ts restates them as defaults). */
+export const DEFAULT_STORE_CAPS: StoreCaps = { maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000 };
+
+/** The owner part of a conversation id (`ownerTag:handle`); ids without one share the empty owner. */
+export function conversationOwner(id: string): string {
+  const colon = id.indexOf(':');
+  return colon < 0 ? '' : id.slice(0, colon);
+}
+
 /** One turn to record in a conversation. */
 export interface TurnRecord {
   query: string;
