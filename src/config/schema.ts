@@ -15,7 +15,7 @@ export const CommonAgentSchema = z.object({
   promiseAfterMs: z.number().int().positive().optional(),
   /** This agent's own `defaults.timeoutMs`. */
   timeoutMs: z.number().int().positive().optional(),
-  /** A call lost with its replica may be run again on another one (else it fails as lost). */
+  /** A call lost with its replica may be run again on another one (else it fails as lost). Unset: yes for catalog and NLWeb asks, and for MCP tools (and asks mapped to them) annotated `readOnlyHint` or `idempotentHint`, unless `forwardCredentials` is set; `false` opts out. */
   idempotent: z.boolean().optional(),
   /** Pass the client's `Authorization` on to this agent (never done otherwise). */
   forwardCredentials: z.boolean().optional(),
