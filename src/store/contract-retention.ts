@@ -6,7 +6,7 @@
  * start with VERIFIED_OWNER_MARK (`p.`), as the gateway builds them.
  */
 import { describe, expect, it } from 'vitest';
-import type { StoreHarness } from './contract-helpers.ts';
+import { eventually, sleep, type StoreHarness } from './contract-helpers.ts';
 
 const LONG = 60_000;
 const turn = { maxPrev: 5, idleTtlMs: LONG };
@@ -65,6 +65,36 @@ export function retentionContract(h: () => StoreHarness): void {
       await store.putRecord('alias', 'c', '3', LONG);
       expect(await store.getRecord('alias', 'b')).toBe('2');
       expect(await store.getRecord('alias', 'c')).toBe('3');
+    });
+  });
+
+  describe('blobs (issue 24: uploads held as bytes, not base64 text)', () => {
+    it('putBlob keeps every byte value and the text beside it exactly, for every replica', async () => {
+      const { store } = h();
+      const bytes = Buffer.alloc(256 * 3);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = i % 256;
+      await store.putBlob('nlip-upload', 'b1', { meta: '{"name":"é.bin"}', bytes }, LONG);
+      const read = await (await h().peer()).getBlob('nlip-upload', 'b1');
+      expect(read?.meta).toBe('{"name":"é.bin"}');
+      expect(Buffer.from(read!.bytes).equals(bytes)).toBe(true);
+      expect(await store.getBlob('nlip-upload', 'other')).toBeNull();
+    });
+
+    it('a blob is forgotten when its time is up, and nothing of it is left behind', async () => {
+      const { store } = h();
+      const baseline = await h().keyCount();
+      await store.putBlob('nlip-upload', 'short', { meta: '{}', bytes: Buffer.alloc(1024, 1) }, 300);
+      expect(await h().keyCount()).toBe(baseline + 1);
+      await sleep(350);
+      expect(await store.getBlob('nlip-upload', 'short')).toBeNull();
+      await eventually(() => h().keyCount(), (n) => n === baseline, 4000);
+    });
+
+    it('blobs are not small records: a flood of records never pushes one out', async () => {
+      const store = await h().capped({ maxRecords: 2 });
+      await store.putBlob('nlip-upload', 'kept', { meta: '{}', bytes: Buffer.from('bytes') }, LONG);
+      for (let i = 0; i < 10; i++) await store.putRecord('mcp-session', `s${i}`, 'v', LONG);
+      expect(Buffer.from((await store.getBlob('nlip-upload', 'kept'))!.bytes).toString()).toBe('bytes');
     });
   });
 }

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import { conversationOwner, DEFAULT_STORE_CAPS, ownedByVerified, type ConversationRecord, type PromiseRecord } from './store.ts';
+import { conversationOwner, DEFAULT_STORE_CAPS, ownedByVerified, type ConversationRecord, type PromiseRecord, type StoredBlob } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
 export interface Timed<T> {
@@ -87,6 +87,8 @@ export class MemoryBackend {
   readonly leases = new Map<string, number>();
   readonly conversations = new Map<string, Timed<ConversationRecord>>();
   readonly records = new Map<string, Timed<string>>();
+  /** Binary content (NLIP uploads): Buffers outside the JavaScript heap, bounded by the quotas, freed on expiry. */
+  readonly blobs = new Map<string, Timed<StoredBlob>>();
   /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
   readonly quotas = new Map<string, Map<string, Timed<number>>>();
   /** Rate limiters, shared by every store on this backend (each key expires with its window). */
@@ -146,7 +148,7 @@ export class MemoryBackend {
   /** Drops every expired entry; returns how many were dropped. */
   sweep(now = Date.now()): number {
     let dropped = 0;
-    for (const map of [this.promises, this.conversations, this.records] as Array<Map<string, Timed<unknown>>>) {
+    for (const map of [this.promises, this.conversations, this.records, this.blobs] as Array<Map<string, Timed<unknown>>>) {
       for (const [key, entry] of map) {
         if (entry.expiresAt <= now) {
           map.delete(key);
@@ -219,7 +221,7 @@ export class MemoryBackend {
   size(): number {
     let reservations = 0;
     for (const r of this.quotas.values()) reservations += r.size;
-    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + reservations;
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.blobs.size + reservations;
   }
 
   /** The live total of a quota scope, dropping reservations whose time is up. */

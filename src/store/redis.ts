@@ -18,7 +18,7 @@ import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
-import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type StoreCaps, type TurnLimits, type TurnRecord } from './store.ts';
+import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
 
 type Client = Redis | Cluster;
 
@@ -257,6 +257,24 @@ export class RedisStore implements Store {
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
     await Promise.all([this.run(() => this.client.del(this.recordKey(namespace, id))), this.retention.forgetRecord(namespace, id)]);
+  }
+
+  // ---- blobs ----
+
+  async putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void> {
+    const key = `${this.prefix}blob:${namespace}:${id}`;
+    const bytes = Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.byteLength);
+    // One MULTI: the blob never exists without its TTL.
+    await this.run(async () => {
+      const replies = await this.client.multi().hset(key, 'meta', blob.meta, 'bytes', bytes).pexpire(key, ms(ttlMs)).exec();
+      const failed = replies?.find(([err]) => err);
+      if (failed) throw failed[0];
+    });
+  }
+
+  async getBlob(namespace: string, id: string): Promise<StoredBlob | null> {
+    const fields = await this.run(() => this.client.hgetallBuffer(`${this.prefix}blob:${namespace}:${id}`));
+    return fields.meta && fields.bytes ? { meta: fields.meta.toString('utf8'), bytes: fields.bytes } : null;
   }
 
   // ---- quotas ----

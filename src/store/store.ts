@@ -97,6 +97,16 @@ export function conversationOwner(id: string): string {
   return colon < 0 ? '' : id.slice(0, colon);
 }
 
+/**
+ * Binary content with a little text beside it (NLIP uploads, issue 24): the bytes are kept as bytes
+ * (a Buffer off the JavaScript heap in memory, a binary value in Redis), never re-encoded as text.
+ * The store takes the bytes as given: the caller must not change them afterwards.
+ */
+export interface StoredBlob {
+  meta: string;
+  bytes: Uint8Array;
+}
+
 /** One turn to record in a conversation. */
 export interface TurnRecord {
   query: string;
@@ -190,6 +200,12 @@ export interface Store {
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
   deleteRecord(namespace: string, id: string): Promise<void>;
+
+  // ---- blobs: binary content (NLIP uploads), bounded by the caller's quotas, not by maxRecords ----
+  /** Stores `blob` under `namespace:id` for `ttlMs`; it is forgotten (its memory freed) when that time is up. */
+  putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void>;
+  /** Reads a blob; null when unknown or expired. */
+  getBlob(namespace: string, id: string): Promise<StoredBlob | null>;
 
   // ---- quotas (bytes held across replicas: NLIP uploads) ----
   /**

@@ -62,14 +62,14 @@ describe('upload quotas', () => {
     expect(statuses.filter((s) => s === 413)).toHaveLength(38);
     expect(refusal).toMatchObject({ format: 'text', submessages: [{ format: 'error', subformat: 'code', content: 'PAYLOAD_TOO_LARGE' }] });
     expect(refusal.content).toContain('upload quota');
-    const uploadsHeld = [...store.backend.records.keys()].filter((k) => k.startsWith('nlip-upload:'));
+    const uploadsHeld = [...store.backend.blobs.keys()].filter((k) => k.startsWith('nlip-upload:'));
     expect(uploadsHeld).toHaveLength(2);
     // Bob is not locked out by alice: he has room until the total (24 MiB) is reached.
     expect((await upload(bob, gw.url, eight)).status).toBe(200);
     expect((await upload(bob, gw.url, eight)).status).toBe(413);
     expect((await upload(fetchFrom('127.0.0.3'), gw.url, new Uint8Array(2 * MiB))).status).toBe(413);
     expect((await upload(fetchFrom('127.0.0.3'), gw.url, new Uint8Array(512))).status).toBe(413);
-    expect([...store.backend.records.keys()].filter((k) => k.startsWith('nlip-upload:'))).toHaveLength(3);
+    expect([...store.backend.blobs.keys()].filter((k) => k.startsWith('nlip-upload:'))).toHaveLength(3);
   }, 120_000);
 });
 
