@@ -73,6 +73,30 @@ describe('upload quotas', () => {
   }, 120_000);
 });
 
+describe('regression "uploads at the default total cap hold the process at ~650 MB (held base64 in the heap)" (issue 24)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ agents: [{ name: 'bot', kind: 'scripted' }] });
+  });
+  afterAll(() => gw?.close());
+
+  it('an upload is held as its own bytes, off the JavaScript heap: no base64 text, nothing more than the file', async () => {
+    const store = gw.gateway.store as MemoryStore;
+    const bytes = Buffer.alloc(2 * MiB, 0xab);
+    expect((await upload(alice, gw.url, bytes, 'two.bin')).status).toBe(200);
+    const held = [...store.backend.blobs.entries()].filter(([k]) => k.startsWith('nlip-upload:'));
+    expect(held).toHaveLength(1);
+    const blob = held[0]![1].value;
+    expect(blob.bytes).toBeInstanceOf(Uint8Array);
+    expect(blob.bytes.byteLength).toBe(bytes.length);
+    expect(blob.bytes.buffer.byteLength).toBe(bytes.length); // not a slice of something larger
+    expect(Buffer.from(blob.bytes).equals(bytes)).toBe(true);
+    expect(blob.meta.length).toBeLessThan(1024);
+    // Nothing else the store holds carries the file again (as the base64 record once did).
+    for (const { value } of store.backend.records.values()) expect(value.length).toBeLessThan(64 * 1024);
+  });
+});
+
 describe('upload quota boundary', () => {
   const PER = 64 * 1024;
   let gw: TestGateway;
