@@ -22,7 +22,7 @@ export interface MemoryBackendOptions {
   sweepIntervalMs?: number;
   /** Conversations held at most; beyond it the least recently used goes. Default 50,000. */
   maxConversations?: number;
-  /** Small records (aliases, sessions, uploads) held at most; beyond it the least recently used goes. Default 50,000. */
+  /** Small records (aliases, sessions, task records) held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxRecords?: number;
   /** Conversations one owner (principal, or anonymous address) holds at most; past it its own oldest goes. Default 1,000. */
   maxConversationsPerOwner?: number;

@@ -194,7 +194,7 @@ export interface Store {
   /** Sets one attr of a conversation (creating it if absent). */
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 
-  // ---- small records: aliases (external token → conversation id), MCP sessions, uploads ----
+  // ---- small records: aliases (external token → conversation id), MCP sessions, task records ----
   /** Stores `value` under `namespace:id` for `ttlMs`. */
   putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void>;
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */

@@ -33,6 +33,7 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.setConversationAttr('c2', 'k', 'v', 60_000);
     await store.putRecord('ns', 'id', 'v', 60_000);
     await store.getRecord('ns', 'id', 60_000);
+    await store.putBlob('ns', 'b', { meta: 'm', bytes: Buffer.from([0, 255]) }, 60_000);
     await store.limiter('agent:a', 5, 60_000).consume('k');
     await store.reserveQuota([{ key: 'q', limit: 10 }], 'r', 1, 60_000);
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
@@ -40,7 +41,7 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     expect(keys.sort()).toEqual(
       [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`,
         // The retention indexes (issue 24, hole 3): ids without an owner tag share the empty owner.
-        `${prefix}own:`, `${prefix}lru:conv:a`, `${prefix}lru:rec:a`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
+        `${prefix}own:`, `${prefix}lru:conv:a`, `${prefix}lru:rec:a`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();
