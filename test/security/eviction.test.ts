@@ -6,6 +6,7 @@
  * session and her conversation's history in place.
  */
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
@@ -65,9 +66,19 @@ describe('memory store', () => evictionCases(() => ({ kind: 'memory', ...caps })
 
 describeRedis('Redis store', () => {
   let redis: RedisServer;
+  const prefix = `eviction-${randomBytes(4).toString('hex')}:`;
   beforeAll(async () => {
     redis = await startRedis();
   });
   afterAll(() => redis?.stop());
-  evictionCases(() => ({ kind: 'redis', url: redis.url, prefix: `eviction-${randomBytes(4).toString('hex')}:`, ...caps }));
+  evictionCases(() => ({ kind: 'redis', url: redis.url, prefix, ...caps }));
+
+  it('the config\'s caps reach the Redis store: the anonymous flood left at most store.maxConversations anonymous conversations', async () => {
+    const admin = new Redis(redis.url);
+    const [, keys] = await admin.scan('0', 'MATCH', `${prefix}conv:*`, 'COUNT', 10_000);
+    admin.disconnect();
+    const anonymous = keys.filter((k) => !k.startsWith(`${prefix}conv:p.`));
+    expect(anonymous.length).toBeGreaterThan(0);
+    expect(anonymous.length).toBeLessThanOrEqual(CAP);
+  });
 });
