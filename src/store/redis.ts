@@ -13,6 +13,7 @@ import type { Logger } from '../base/logger.ts';
 import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
+import { readBlob, writeBlob } from './redis-blobs.ts';
 import { RedisRetention } from './redis-retention.ts';
 import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
@@ -262,19 +263,11 @@ export class RedisStore implements Store {
   // ---- blobs ----
 
   async putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void> {
-    const key = `${this.prefix}blob:${namespace}:${id}`;
-    const bytes = Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.byteLength);
-    // One MULTI: the blob never exists without its TTL.
-    await this.run(async () => {
-      const replies = await this.client.multi().hset(key, 'meta', blob.meta, 'bytes', bytes).pexpire(key, ms(ttlMs)).exec();
-      const failed = replies?.find(([err]) => err);
-      if (failed) throw failed[0];
-    });
+    await this.run(() => writeBlob(this.client, `${this.prefix}blob:${namespace}:${id}`, blob, ms(ttlMs)));
   }
 
   async getBlob(namespace: string, id: string): Promise<StoredBlob | null> {
-    const fields = await this.run(() => this.client.hgetallBuffer(`${this.prefix}blob:${namespace}:${id}`));
-    return fields.meta && fields.bytes ? { meta: fields.meta.toString('utf8'), bytes: fields.bytes } : null;
+    return this.run(() => readBlob(this.client, `${this.prefix}blob:${namespace}:${id}`));
   }
 
   // ---- quotas ----
