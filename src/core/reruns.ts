@@ -44,5 +44,6 @@ export async function mayRunAgain(entry: AgentEntry, record: PromiseRecord, desc
   if (entry.config.forwardCredentials === true) return false;
   const call = toolCallOf(record.request);
   if (call) return toolMayRunAgain((await describe()).tools?.find((t) => t.name === call.name));
-  return (await entry.agent.asksMayRunAgain?.()) === true;
+  // Bounded like a description (AgentRegistry.describe): a hung upstream must not stall the sweep.
+  return (await entry.agent.asksMayRunAgain?.(AbortSignal.timeout(entry.config.timeoutMs ?? 10_000))) === true;
 }
