@@ -3,7 +3,8 @@ import type { AdapterDeps, Agent, AgentDescription, CallContext, ClientSession, 
 import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
-import { buildAskCall, upstreamRequest } from './ask-mapping.ts';
+import { buildAskCall, pickAskTool, upstreamRequest } from './ask-mapping.ts';
+import { toolMayRunAgain } from '../../src/core/reruns.ts';
 import { CallScopes, type Progress } from './call-scope.ts';
 import type { McpAdapterConfig } from './config.ts';
 import { listUpstreamTools, type UpstreamConnection } from './connection.ts';
@@ -82,6 +83,12 @@ export class McpAgent implements Agent {
     const upstream = upstreamRequest(request, ctx.conversation);
     const call = await session.use(async (client) => buildAskCall(await this.toolList(client, ctx.signal), this.config.ask, upstream, this.name));
     yield* this.streamed(session, call.tool, call.arguments, ctx, askEvents);
+  }
+
+  /** Whether the tool asks are mapped to says it may run twice (MCP `readOnlyHint` / `idempotentHint`, issue 24). */
+  async asksMayRunAgain(signal?: AbortSignal): Promise<boolean> {
+    const tools = await this.session(undefined).use((client) => this.toolList(client, signal));
+    return toolMayRunAgain(pickAskTool(tools, this.config.ask, this.name));
   }
 
   /** NLWeb 4.2 through an NLWeb-over-MCP upstream's own `await` tool (Appendix A.2). */

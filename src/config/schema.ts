@@ -15,7 +15,7 @@ export const CommonAgentSchema = z.object({
   promiseAfterMs: z.number().int().positive().optional(),
   /** This agent's own `defaults.timeoutMs`. */
   timeoutMs: z.number().int().positive().optional(),
-  /** A call lost with its replica may be run again on another one (else it fails as lost). */
+  /** A call lost with its replica may be run again on another one (else it fails as lost). Unset: yes for catalog and NLWeb asks, and for MCP tools (and asks mapped to them) annotated `readOnlyHint` or `idempotentHint`, unless `forwardCredentials` is set; `false` opts out. */
   idempotent: z.boolean().optional(),
   /** Pass the client's `Authorization` on to this agent (never done otherwise). */
   forwardCredentials: z.boolean().optional(),
@@ -66,17 +66,22 @@ export const ServerConfigSchema = z
   })
   .strict();
 
+/** What a store keeps (issue 24, hole 3): the same caps for the memory and the Redis store. */
+const storeCaps = {
+  /** Conversations held at most, for verified principals and for anonymous callers each; beyond it the least recently used of that class is forgotten (its next turn starts afresh). Anonymous traffic never pushes out a verified principal's. */
+  maxConversations: z.number().int().positive().default(50_000),
+  /** Small records held at most (conversation aliases, MCP sessions, NLIP tokens, webtool sessions), for verified principals and for anonymous callers each; least recently used go first. */
+  maxRecords: z.number().int().positive().default(50_000),
+  /** Conversations one principal (or anonymous address) holds at most; past it its own least recently used goes, nobody else's. */
+  maxConversationsPerOwner: z.number().int().positive().default(1_000),
+};
+
 /** The `store` section: memory (embedded default) or Redis (replicas). */
 export const StoreConfigSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('memory'),
-      /** Conversations held at most, for verified principals and for anonymous callers each; beyond it the least recently used of that class is forgotten (its next turn starts afresh). Anonymous traffic never pushes out a verified principal's. */
-      maxConversations: z.number().int().positive().default(50_000),
-      /** Small records held at most (conversation aliases, MCP sessions, NLIP tokens, webtool sessions); least recently used go first. */
-      maxRecords: z.number().int().positive().default(50_000),
-      /** Conversations one principal (or anonymous address) holds at most; past it its own least recently used goes, nobody else's. */
-      maxConversationsPerOwner: z.number().int().positive().default(1_000),
+      ...storeCaps,
     })
     .strict(),
   z
@@ -86,6 +91,7 @@ export const StoreConfigSchema = z.discriminatedUnion('kind', [
       url: z.string().regex(/^(redis|rediss|redis-sentinel|redis-cluster):\/\//, 'must be a redis://, rediss://, redis-sentinel:// or redis-cluster:// URL'),
       /** Prefix of every key, so several gateways can share one Redis. */
       prefix: z.string().default('nlgate:'),
+      ...storeCaps,
     })
     .strict(),
 ]);

@@ -158,6 +158,12 @@ export interface Agent {
    * event; `cancel` asks the upstream to stop. `token` is the upstream's own token.
    */
   await?(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncIterable<AgentEvent>;
+  /**
+   * Whether an ask may run twice upstream without harm, by what the upstream itself declares (an
+   * MCP agent: its ask tool's `readOnlyHint` / `idempotentHint`). Consulted for a promise lost with
+   * its replica when the agent's config does not say `idempotent` (issue 24, core/reruns.ts).
+   */
+  asksMayRunAgain?(signal?: AbortSignal): Promise<boolean>;
   /** Calls one of the tools listed by `describe()`. */
   callTool?(name: string, args: Record<string, unknown>, ctx: CallContext): Promise<ToolResult>;
   /**

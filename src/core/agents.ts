@@ -41,7 +41,8 @@ export class AgentRegistry {
       const upstream = new UpstreamClient({ agent: config.name, kind: config.kind, pools: this.pools, ...(deps.upstreamLimits ? { limits: deps.upstreamLimits } : {}) });
       const agent = factory.create(config, { log: deps.log.child({ agent: config.name }), baseDir: deps.baseDir, invalidateDescription, upstream });
       // Queries are idempotent unless the config says otherwise: a lost one is run again, not lost.
-      const idempotent = config.idempotent ?? factory.asksAreQueries === true;
+      // Left unset otherwise: the upstream's own declaration decides then (reruns.ts `mayRunAgain`).
+      const idempotent = config.idempotent ?? (factory.asksAreQueries === true ? true : undefined);
       this.entries.set(config.name, { agent, config: { ...config, idempotent } });
     }
     this.defaultName = defaultAgent ?? configs[0]!.name;

@@ -18,6 +18,7 @@ import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { toolRun } from './tool-promises.ts';
+import { mayRunAgain, storedToolCall, toolCallOf } from './reruns.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
 import { retryStoreWrite } from './store-retry.ts';
 import { normalizeEvents } from './run.ts';
@@ -203,7 +204,9 @@ class GatewayCore implements Gateway {
     // The call outlives the request that started it: only a cancel of the promise aborts it.
     const { signal: _request, ...rest } = opts;
     const run = toolRun((signal) => this.callTool(agent, tool, args, { ...rest, signal }));
-    return this.promises.adopt(agent, run, { principal: ownerTag(opts.principal) });
+    // The call is kept (never credentials) so another replica can run it again if this one is lost (issue 24).
+    const keep = this.registry.get(agent).config.idempotent === false ? {} : { request: storedToolCall(tool, args) };
+    return this.promises.adopt(agent, run, { principal: ownerTag(opts.principal), ...keep });
   }
 
   /** A client session ended: every agent that keeps state per session drops it (Agent.endSession). */
@@ -308,10 +311,16 @@ class GatewayCore implements Gateway {
     };
   }
 
-  /** Runs a lost promise again on this replica when its agent is marked idempotent. */
-  private rerun(record: PromiseRecord): LocalRun | null {
+  /** Runs a lost promise again on this replica when running it twice does no harm (core/reruns.ts). */
+  private async rerun(record: PromiseRecord): Promise<LocalRun | null> {
     const entry = this.registry.names().includes(record.agent) ? this.registry.get(record.agent) : undefined;
-    if (!entry?.config.idempotent || record.request === undefined) return null;
+    if (!entry || record.request === undefined) return null;
+    if (!(await mayRunAgain(entry, record, () => this.registry.describe(record.agent)))) return null;
+    const call = toolCallOf(record.request);
+    if (call) {
+      // Admitted when first called; its owner's principal is kept on the promise record.
+      return entry.agent.callTool ? toolRun((signal) => this.withContext(entry, { signal }, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
+    }
     // The turn stays in the conversation of the promise's owner, wherever it runs again.
     const turn = this.conversations.resume(record.request as AskRequest, record.conversationId, record.principal ?? ownerTag(undefined));
     const run = this.startRun(entry, turn, {});

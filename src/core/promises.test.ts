@@ -5,7 +5,7 @@ import { silentLogger } from '../base/logger.ts';
 import { PromiseService, type LocalRun } from './promises.ts';
 import { failureResponse } from './responses.ts';
 
-const hooks = { forwardCheckin: async () => ({}) as Collected, forwardCancel: async () => undefined, rerun: () => null };
+const hooks = { forwardCheckin: async () => ({}) as Collected, forwardCancel: async () => undefined, rerun: async () => null };
 
 /** A call that runs until aborted, then ends the way an aborted agent call does. */
 function abortableRun(): LocalRun {

@@ -46,7 +46,7 @@ export interface PromiseHooks {
   /** Best-effort cancel of an upstream promise. */
   forwardCancel(record: PromiseRecord): Promise<void>;
   /** Runs a lost call again on this replica, when its agent is idempotent; null when it is not. */
-  rerun(record: PromiseRecord): LocalRun | null;
+  rerun(record: PromiseRecord): Promise<LocalRun | null>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -329,7 +329,10 @@ export class PromiseService {
       for (const token of expired) {
         const claimed = await this.store.claimExpiredLease(token, this.settings.replicaId, now + this.settings.leaseMs, now);
         if (!claimed) continue;
-        const again = this.hooks.rerun(claimed);
+        const again = await this.hooks.rerun(claimed).catch((err: unknown) => {
+          this.log.warn({ agent: claimed.agent, err: String(err) }, 'could not tell whether a lost promise may run again');
+          return null;
+        });
         if (again) {
           this.log.info({ agent: claimed.agent }, 'running a lost promise again (idempotent agent)');
           this.track(token, claimed.agent, again);

@@ -1,13 +1,15 @@
 /** Fixtures and bounded waits shared by the Store contract files (contract.ts). */
 import { randomBytes } from 'node:crypto';
 import type { CanonicalResponse } from '../protocol/nlweb/index.ts';
-import type { PromiseRecord, Store } from './store.ts';
+import type { PromiseRecord, Store, StoreCaps } from './store.ts';
 
 /** One store under test, with the hooks the contract needs. */
 export interface StoreHarness {
   store: Store;
   /** Another store instance over the same backend: a second gateway replica. */
   peer(): Promise<Store>;
+  /** A store with these caps over a fresh, empty backend (closed and removed by cleanup). */
+  capped(caps: Partial<StoreCaps>): Promise<Store>;
   /** Keys/entries the backend holds right now for this store (expired-but-unreclaimed included where visible). */
   keyCount(): Promise<number>;
   /** Closes the store and its peers and removes what they left. */

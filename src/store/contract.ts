@@ -10,6 +10,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { promiseContract } from './contract-promises.ts';
 import { ownerContract } from './contract-owner.ts';
+import { retentionContract } from './contract-retention.ts';
 import { stateContract } from './contract-state.ts';
 import type { StoreHarness } from './contract-helpers.ts';
 
@@ -36,5 +37,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     promiseContract(current);
     stateContract(current);
     ownerContract(current);
+    retentionContract(current);
   });
 }

@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import { ownedByVerified, type ConversationRecord, type PromiseRecord } from './store.ts';
+import { conversationOwner, DEFAULT_STORE_CAPS, ownedByVerified, type ConversationRecord, type PromiseRecord, type StoredBlob } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
 export interface Timed<T> {
@@ -22,7 +22,7 @@ export interface MemoryBackendOptions {
   sweepIntervalMs?: number;
   /** Conversations held at most; beyond it the least recently used goes. Default 50,000. */
   maxConversations?: number;
-  /** Small records (aliases, sessions, uploads) held at most; beyond it the least recently used goes. Default 50,000. */
+  /** Small records (aliases, sessions, task records) held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxRecords?: number;
   /** Conversations one owner (principal, or anonymous address) holds at most; past it its own oldest goes. Default 1,000. */
   maxConversationsPerOwner?: number;
@@ -69,12 +69,6 @@ class RetentionOrder {
   }
 }
 
-/** The owner part of a conversation key (`ownerTag:handle`); keys without one share the empty owner. */
-const ownerOf = (key: string): string => {
-  const colon = key.indexOf(':');
-  return colon < 0 ? '' : key.slice(0, colon);
-};
-
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
 export function liveEntry<T>(map: Map<string, Timed<T>>, key: string, now: number): Timed<T> | undefined {
   const entry = map.get(key);
@@ -93,6 +87,8 @@ export class MemoryBackend {
   readonly leases = new Map<string, number>();
   readonly conversations = new Map<string, Timed<ConversationRecord>>();
   readonly records = new Map<string, Timed<string>>();
+  /** Binary content (NLIP uploads): Buffers outside the JavaScript heap, bounded by the quotas, freed on expiry. */
+  readonly blobs = new Map<string, Timed<StoredBlob>>();
   /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
   readonly quotas = new Map<string, Map<string, Timed<number>>>();
   /** Rate limiters, shared by every store on this backend (each key expires with its window). */
@@ -120,9 +116,9 @@ export class MemoryBackend {
 
   constructor(options: MemoryBackendOptions = {}) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
-    this.maxConversations = options.maxConversations ?? 50_000;
-    this.maxRecords = options.maxRecords ?? 50_000;
-    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? 1_000;
+    this.maxConversations = options.maxConversations ?? DEFAULT_STORE_CAPS.maxConversations;
+    this.maxRecords = options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords;
+    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? DEFAULT_STORE_CAPS.maxConversationsPerOwner;
     this.conversationOrder = new RetentionOrder(this.maxConversations);
     this.recordOrder = new RetentionOrder(this.maxRecords);
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
@@ -152,7 +148,7 @@ export class MemoryBackend {
   /** Drops every expired entry; returns how many were dropped. */
   sweep(now = Date.now()): number {
     let dropped = 0;
-    for (const map of [this.promises, this.conversations, this.records] as Array<Map<string, Timed<unknown>>>) {
+    for (const map of [this.promises, this.conversations, this.records, this.blobs] as Array<Map<string, Timed<unknown>>>) {
       for (const [key, entry] of map) {
         if (entry.expiresAt <= now) {
           map.delete(key);
@@ -192,7 +188,7 @@ export class MemoryBackend {
    */
   keepConversation(id: string, entry: Timed<ConversationRecord>): void {
     this.conversations.set(id, entry);
-    const owner = ownerOf(id);
+    const owner = conversationOwner(id);
     let mine = this.conversationsByOwner.get(owner);
     if (!mine) this.conversationsByOwner.set(owner, (mine = new Set()));
     mine.delete(id);
@@ -209,7 +205,7 @@ export class MemoryBackend {
   private dropConversation(key: string): void {
     this.conversations.delete(key);
     this.conversationOrder.forget(key);
-    const owner = ownerOf(key);
+    const owner = conversationOwner(key);
     const keys = this.conversationsByOwner.get(owner);
     keys?.delete(key);
     if (keys?.size === 0) this.conversationsByOwner.delete(owner);
@@ -225,7 +221,7 @@ export class MemoryBackend {
   size(): number {
     let reservations = 0;
     for (const r of this.quotas.values()) reservations += r.size;
-    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + reservations;
+    return this.promises.size + this.leases.size + this.conversations.size + this.records.size + this.blobs.size + reservations;
   }
 
   /** The live total of a quota scope, dropping reservations whose time is up. */

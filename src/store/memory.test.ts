@@ -15,6 +15,11 @@ runStoreContract('memory', async () => {
       peers.push(peer);
       return peer;
     },
+    capped: async (caps) => {
+      const capped = new MemoryStore(caps);
+      peers.push(capped);
+      return capped;
+    },
     keyCount: async () => backend.size(),
     cleanup: async () => {
       await Promise.all([store, ...peers].map((s) => s.close()));

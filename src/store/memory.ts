@@ -13,7 +13,7 @@ import type { Logger } from '../base/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import { ownedByVerified, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type TurnLimits, type TurnRecord } from './store.ts';
+import { ownedByVerified, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -226,6 +226,16 @@ export class MemoryStore implements Store {
     const entry = this.conversation(id, now, idleTtlMs);
     entry.value.attrs[key] = value;
     entry.value.updatedAt = now;
+  }
+
+  // ---- blobs ----
+
+  async putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void> {
+    this.backend.blobs.set(`${namespace}:${id}`, { value: blob, expiresAt: Date.now() + ttlMs });
+  }
+
+  async getBlob(namespace: string, id: string): Promise<StoredBlob | null> {
+    return liveEntry(this.backend.blobs, `${namespace}:${id}`, Date.now())?.value ?? null;
   }
 
   // ---- small records ----

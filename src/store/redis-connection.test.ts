@@ -16,6 +16,8 @@ describe('toStoreError', () => {
     for (const reply of ['READONLY You can\'t write against a read only replica.', 'LOADING Redis is loading', 'CLUSTERDOWN The cluster is down', 'MASTERDOWN Link with MASTER is down', 'TRYAGAIN Multiple keys request during rehashing']) {
       expect(toStoreError(new ReplyError(reply)).code, reply).toBe('STORE_UNAVAILABLE');
     }
+    // A full Redis under noeviction (issue 24, hole 3: the policy docs/state.md recommends) is a 503 with Retry-After, not an internal error.
+    expect(toStoreError(new ReplyError("OOM command not allowed when used memory > 'maxmemory'.")).code).toBe('STORE_UNAVAILABLE');
     const bug = toStoreError(new ReplyError('ERR Error running script: attempt to compare nil'));
     expect(bug.code).toBe('INTERNAL_ERROR');
     // The client-facing message never carries the server's text.

@@ -14,7 +14,8 @@ export function storeUnavailable(cause?: unknown): GatewayError {
 }
 
 // Server replies that mean "not now" (failover, loading, cluster reshuffle), not "bad command".
-const TRANSIENT_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|BUSY)\b/;
+// OOM: a full Redis under `maxmemory-policy noeviction` (docs/state.md) refuses writes until state expires: retry later.
+const TRANSIENT_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|BUSY|OOM)\b/;
 
 /** Maps an ioredis failure: connection trouble → STORE_UNAVAILABLE, a real server error → INTERNAL_ERROR. */
 export function toStoreError(err: unknown): GatewayError {

@@ -13,11 +13,13 @@ import type { Logger } from '../base/logger.ts';
 import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts';
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
+import { readBlob, writeBlob } from './redis-blobs.ts';
+import { RedisRetention } from './redis-retention.ts';
 import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
-import type { ConversationRecord, PromiseRecord, QuotaScope, Settlement, Store, TurnLimits, TurnRecord } from './store.ts';
+import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
 
 type Client = Redis | Cluster;
 
@@ -32,6 +34,8 @@ export interface RedisStoreOptions {
   prefix?: string;
   log?: Logger;
   tuning?: Partial<RedisTuning>;
+  /** What the store keeps per owner and per class (issue 24, hole 3); DEFAULT_STORE_CAPS where absent. */
+  caps?: Partial<StoreCaps>;
 }
 
 const ms = (n: number): number => Math.max(1, Math.ceil(n));
@@ -53,6 +57,7 @@ export class RedisStore implements Store {
   private readonly log: Logger | undefined;
   private readonly channel: string;
   private readonly subscriptions: RedisSubscriptions;
+  private readonly retention: RedisRetention;
   private readonly unwatch: Array<() => void> = [];
   private closed = false;
 
@@ -70,6 +75,7 @@ export class RedisStore implements Store {
     }
     this.watch(this.client, 'store');
     this.scripts = defineScripts(this.client);
+    this.retention = new RedisRetention(this.client, this.prefix, { ...DEFAULT_STORE_CAPS, ...options.caps }, (command) => this.run(command));
     this.gate = new ReadyGate(this.client, this.tuning.connectTimeoutMs);
     this.channel = `${this.prefix}cancel`;
     this.subscriptions = new RedisSubscriptions({
@@ -95,10 +101,10 @@ export class RedisStore implements Store {
     return this.indexKey(bucketOf(token));
   }
   private conversationKey(id: string): string {
-    return `${this.prefix}conv:${id}`;
+    return this.retention.conversationKey(id);
   }
   private recordKey(namespace: string, id: string): string {
-    return `${this.prefix}rec:${namespace}:${id}`;
+    return this.retention.recordKey(namespace, id);
   }
   /** A quota scope's ZSET and HASH; every quota key shares the `{quota}` hash slot. */
   private quotaKeys(scopes: readonly QuotaScope[]): string[] {
@@ -203,14 +209,18 @@ export class RedisStore implements Store {
   // ---- conversations ----
 
   async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
-    const reply = await this.run(() => this.scripts.nlgateGetConversation(this.conversationKey(id), ms(idleTtlMs)));
+    const [reply] = await Promise.all([
+      this.run(() => this.scripts.nlgateGetConversation(this.conversationKey(id), ms(idleTtlMs))),
+      this.retention.readConversation(id),
+    ]);
     return conversationFromHash(id, reply);
   }
 
   async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord> {
     const upstream = turn.upstreamSession === undefined ? '' : JSON.stringify(turn.upstreamSession);
-    const reply = await this.run(() =>
-      this.scripts.nlgateRecordTurn(
+    const [reply] = await Promise.all([
+      this.run(() =>
+        this.scripts.nlgateRecordTurn(
         this.conversationKey(id),
         Date.now(),
         turn.query,
@@ -219,31 +229,45 @@ export class RedisStore implements Store {
         turn.agent,
         upstream,
         opts.maxPrevTotalChars === undefined ? '' : Math.max(0, Math.floor(opts.maxPrevTotalChars)),
+        ),
       ),
-    );
+      this.retention.keptConversation(id, opts.idleTtlMs),
+    ]);
     return conversationFromHash(id, reply) as ConversationRecord;
   }
 
   async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
-    await this.run(() =>
-      this.scripts.nlgateSetConversationAttr(this.conversationKey(id), Date.now(), `attr:${key}`, value, ms(idleTtlMs)),
-    );
+    await Promise.all([
+      this.run(() => this.scripts.nlgateSetConversationAttr(this.conversationKey(id), Date.now(), `attr:${key}`, value, ms(idleTtlMs))),
+      this.retention.keptConversation(id, idleTtlMs),
+    ]);
   }
 
   // ---- small records ----
 
   async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    await this.run(() => this.client.set(this.recordKey(namespace, id), value, 'PX', ms(ttlMs)));
+    await Promise.all([this.run(() => this.client.set(this.recordKey(namespace, id), value, 'PX', ms(ttlMs))), this.retention.keptRecord(namespace, id, ttlMs)]);
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
     const key = this.recordKey(namespace, id);
-    if (touchTtlMs === undefined) return this.run(() => this.client.get(key));
-    return this.run(() => this.scripts.nlgateTouchRecord(key, ms(touchTtlMs)));
+    const read = touchTtlMs === undefined ? this.run(() => this.client.get(key)) : this.run(() => this.scripts.nlgateTouchRecord(key, ms(touchTtlMs)));
+    const [value] = await Promise.all([read, this.retention.readRecord(namespace, id)]);
+    return value;
   }
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
-    await this.run(() => this.client.del(this.recordKey(namespace, id)));
+    await Promise.all([this.run(() => this.client.del(this.recordKey(namespace, id))), this.retention.forgetRecord(namespace, id)]);
+  }
+
+  // ---- blobs ----
+
+  async putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void> {
+    await this.run(() => writeBlob(this.client, `${this.prefix}blob:${namespace}:${id}`, blob, ms(ttlMs)));
+  }
+
+  async getBlob(namespace: string, id: string): Promise<StoredBlob | null> {
+    return this.run(() => readBlob(this.client, `${this.prefix}blob:${namespace}:${id}`));
   }
 
   // ---- quotas ----

@@ -74,6 +74,39 @@ export function ownedByVerified(id: string): boolean {
   return id.startsWith(VERIFIED_OWNER_MARK);
 }
 
+/**
+ * How much state a store keeps (issue 24, hole 3), the same in every implementation: conversations
+ * and small records are capped for verified principals and for anonymous callers each (least
+ * recently used of that class first), and each owner's conversations apart (its own oldest first).
+ */
+export interface StoreCaps {
+  /** Conversations held per class (verified, anonymous). */
+  maxConversations: number;
+  /** Small records (aliases, MCP sessions, NLIP tokens, webtool sessions) held per class. */
+  maxRecords: number;
+  /** Conversations one owner (principal, or anonymous address) holds. */
+  maxConversationsPerOwner: number;
+}
+
+/** The caps a store keeps when its config names none (config/schema.ts restates them as defaults). */
+export const DEFAULT_STORE_CAPS: StoreCaps = { maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000 };
+
+/** The owner part of a conversation id (`ownerTag:handle`); ids without one share the empty owner. */
+export function conversationOwner(id: string): string {
+  const colon = id.indexOf(':');
+  return colon < 0 ? '' : id.slice(0, colon);
+}
+
+/**
+ * Binary content with a little text beside it (NLIP uploads, issue 24): the bytes are kept as bytes
+ * (a Buffer off the JavaScript heap in memory, a binary value in Redis), never re-encoded as text.
+ * The store takes the bytes as given: the caller must not change them afterwards.
+ */
+export interface StoredBlob {
+  meta: string;
+  bytes: Uint8Array;
+}
+
 /** One turn to record in a conversation. */
 export interface TurnRecord {
   query: string;
@@ -161,12 +194,18 @@ export interface Store {
   /** Sets one attr of a conversation (creating it if absent). */
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 
-  // ---- small records: aliases (external token → conversation id), MCP sessions, uploads ----
+  // ---- small records: aliases (external token → conversation id), MCP sessions, task records ----
   /** Stores `value` under `namespace:id` for `ttlMs`. */
   putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void>;
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
   deleteRecord(namespace: string, id: string): Promise<void>;
+
+  // ---- blobs: binary content (NLIP uploads), bounded by the caller's quotas, not by maxRecords ----
+  /** Stores `blob` under `namespace:id` for `ttlMs`; it is forgotten (its memory freed) when that time is up. */
+  putBlob(namespace: string, id: string, blob: StoredBlob, ttlMs: number): Promise<void>;
+  /** Reads a blob; null when unknown or expired. */
+  getBlob(namespace: string, id: string): Promise<StoredBlob | null>;
 
   // ---- quotas (bytes held across replicas: NLIP uploads) ----
   /**

@@ -1,55 +1,84 @@
 /**
- * Issue 24, hole 3: anonymous traffic pushed authenticated users' state out of the memory store
- * (its caps are least-recently-used over everyone). Reproduced as filed, with the caps lowered: a
- * flood of anonymous MCP `initialize` calls and first-turn asks must leave alice's MCP session and
- * her conversation's history in place.
+ * Issue 24, hole 3: anonymous traffic pushed authenticated users' state out of the store (the memory
+ * store's caps were least-recently-used over everyone; the Redis store relied on `maxmemory`
+ * eviction, which has the same shape). Reproduced as filed, with the caps lowered, against each
+ * store: a flood of anonymous MCP `initialize` calls and first-turn asks must leave alice's MCP
+ * session and her conversation's history in place.
  */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
 import { scriptedCalls } from '../support/scripted-agent.ts';
 import { ALICE_KEY, AUTH, MCP_HEADERS, MCP_INIT, postJson } from './support.ts';
 
 const CAP = 30;
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await startGateway({
-    auth: AUTH,
-    store: { kind: 'memory', maxConversations: CAP, maxRecords: CAP },
-    limits: { gatewayRateLimit: { requests: 100_000, windowMs: 60_000 } },
-    agents: [{ name: 'open', kind: 'scripted' }],
-  });
-});
-afterAll(() => gw?.close());
-
 const asAlice = { authorization: `Bearer ${ALICE_KEY}` };
+const caps = { maxConversations: CAP, maxRecords: CAP };
 
-describe('regression "anonymous traffic evicts authenticated users\' state" (issue 24, hole 3)', () => {
-  it('an MCP session of alice survives more anonymous initialize calls than the store holds', async () => {
-    const init = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...asAlice }, body: MCP_INIT });
-    expect(init.status).toBe(200);
-    const session = init.headers.get('mcp-session-id')!;
-    for (let i = 0; i < CAP + 10; i++) {
-      const anon = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: MCP_INIT });
-      expect(anon.status).toBe(200);
-      await anon.body?.cancel();
-    }
-    const list = await fetch(`${gw.url}/mcp`, {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, ...asAlice, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+/** The cases, against a gateway over the store `store()` names. */
+function evictionCases(store: () => Record<string, unknown>): void {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({
+      auth: AUTH,
+      store: store(),
+      limits: { gatewayRateLimit: { requests: 100_000, windowMs: 60_000 } },
+      agents: [{ name: 'open', kind: 'scripted' }],
     });
-    expect(list.status).toBe(200);
   });
+  afterAll(() => gw?.close());
 
-  it("alice's conversation keeps its history through more anonymous first-turn asks than the store holds", async () => {
-    const first = await postJson(`${gw.url}/agents/open/ask`, { query: { text: 'count:1 first question' } }, asAlice);
-    const conversationId = ((await first.json()) as { _meta: { session_context: { conversation_id: string } } })._meta.session_context.conversation_id;
-    for (let i = 0; i < CAP + 10; i++) {
-      const anon = await postJson(`${gw.url}/agents/open/ask`, { query: { text: `count:1 flood ${i}` } });
-      expect(anon.status).toBe(200);
-    }
-    const next = await postJson(`${gw.url}/agents/open/ask`, { query: { text: 'count:1 second question' }, meta: { session_context: { conversation_id: conversationId } } }, asAlice);
-    expect(next.status).toBe(200);
-    expect(scriptedCalls.at(-1)!.request.context?.prev).toEqual(['count:1 first question']);
+  describe('regression "anonymous traffic evicts authenticated users\' state" (issue 24, hole 3)', () => {
+    it('an MCP session of alice survives more anonymous initialize calls than the store holds', async () => {
+      const init = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...asAlice }, body: MCP_INIT });
+      expect(init.status).toBe(200);
+      const session = init.headers.get('mcp-session-id')!;
+      for (let i = 0; i < CAP + 10; i++) {
+        const anon = await fetch(`${gw.url}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: MCP_INIT });
+        expect(anon.status).toBe(200);
+        await anon.body?.cancel();
+      }
+      const list = await fetch(`${gw.url}/mcp`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, ...asAlice, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+      });
+      expect(list.status).toBe(200);
+    });
+
+    it("alice's conversation keeps its history through more anonymous first-turn asks than the store holds", async () => {
+      const first = await postJson(`${gw.url}/agents/open/ask`, { query: { text: 'count:1 first question' } }, asAlice);
+      const conversationId = ((await first.json()) as { _meta: { session_context: { conversation_id: string } } })._meta.session_context.conversation_id;
+      for (let i = 0; i < CAP + 10; i++) {
+        const anon = await postJson(`${gw.url}/agents/open/ask`, { query: { text: `count:1 flood ${i}` } });
+        expect(anon.status).toBe(200);
+      }
+      const next = await postJson(`${gw.url}/agents/open/ask`, { query: { text: 'count:1 second question' }, meta: { session_context: { conversation_id: conversationId } } }, asAlice);
+      expect(next.status).toBe(200);
+      expect(scriptedCalls.at(-1)!.request.context?.prev).toEqual(['count:1 first question']);
+    });
+  });
+}
+
+describe('memory store', () => evictionCases(() => ({ kind: 'memory', ...caps })));
+
+describeRedis('Redis store', () => {
+  let redis: RedisServer;
+  const prefix = `eviction-${randomBytes(4).toString('hex')}:`;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+  evictionCases(() => ({ kind: 'redis', url: redis.url, prefix, ...caps }));
+
+  it('the config\'s caps reach the Redis store: the anonymous flood left at most store.maxConversations anonymous conversations', async () => {
+    const admin = new Redis(redis.url);
+    const [, keys] = await admin.scan('0', 'MATCH', `${prefix}conv:*`, 'COUNT', 10_000);
+    admin.disconnect();
+    const anonymous = keys.filter((k) => !k.startsWith(`${prefix}conv:p.`));
+    expect(anonymous.length).toBeGreaterThan(0);
+    expect(anonymous.length).toBeLessThanOrEqual(CAP);
   });
 });

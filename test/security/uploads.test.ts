@@ -62,15 +62,39 @@ describe('upload quotas', () => {
     expect(statuses.filter((s) => s === 413)).toHaveLength(38);
     expect(refusal).toMatchObject({ format: 'text', submessages: [{ format: 'error', subformat: 'code', content: 'PAYLOAD_TOO_LARGE' }] });
     expect(refusal.content).toContain('upload quota');
-    const uploadsHeld = [...store.backend.records.keys()].filter((k) => k.startsWith('nlip-upload:'));
+    const uploadsHeld = [...store.backend.blobs.keys()].filter((k) => k.startsWith('nlip-upload:'));
     expect(uploadsHeld).toHaveLength(2);
     // Bob is not locked out by alice: he has room until the total (24 MiB) is reached.
     expect((await upload(bob, gw.url, eight)).status).toBe(200);
     expect((await upload(bob, gw.url, eight)).status).toBe(413);
     expect((await upload(fetchFrom('127.0.0.3'), gw.url, new Uint8Array(2 * MiB))).status).toBe(413);
     expect((await upload(fetchFrom('127.0.0.3'), gw.url, new Uint8Array(512))).status).toBe(413);
-    expect([...store.backend.records.keys()].filter((k) => k.startsWith('nlip-upload:'))).toHaveLength(3);
+    expect([...store.backend.blobs.keys()].filter((k) => k.startsWith('nlip-upload:'))).toHaveLength(3);
   }, 120_000);
+});
+
+describe('regression "uploads at the default total cap hold the process at ~650 MB (held base64 in the heap)" (issue 24)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ agents: [{ name: 'bot', kind: 'scripted' }] });
+  });
+  afterAll(() => gw?.close());
+
+  it('an upload is held as its own bytes, off the JavaScript heap: no base64 text, nothing more than the file', async () => {
+    const store = gw.gateway.store as MemoryStore;
+    const bytes = Buffer.alloc(2 * MiB, 0xab);
+    expect((await upload(alice, gw.url, bytes, 'two.bin')).status).toBe(200);
+    const held = [...store.backend.blobs.entries()].filter(([k]) => k.startsWith('nlip-upload:'));
+    expect(held).toHaveLength(1);
+    const blob = held[0]![1].value;
+    expect(blob.bytes).toBeInstanceOf(Uint8Array);
+    expect(blob.bytes.byteLength).toBe(bytes.length);
+    expect(blob.bytes.buffer.byteLength).toBe(bytes.length); // not a slice of something larger
+    expect(Buffer.from(blob.bytes).equals(bytes)).toBe(true);
+    expect(blob.meta.length).toBeLessThan(1024);
+    // Nothing else the store holds carries the file again (as the base64 record once did).
+    for (const { value } of store.backend.records.values()) expect(value.length).toBeLessThan(64 * 1024);
+  });
 });
 
 describe('upload quota boundary', () => {

@@ -33,14 +33,34 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     await store.setConversationAttr('c2', 'k', 'v', 60_000);
     await store.putRecord('ns', 'id', 'v', 60_000);
     await store.getRecord('ns', 'id', 60_000);
+    await store.putBlob('ns', 'b', { meta: 'm', bytes: Buffer.from([0, 255]) }, 60_000);
     await store.limiter('agent:a', 5, 60_000).consume('k');
     await store.reserveQuota([{ key: 'q', limit: 10 }], 'r', 1, 60_000);
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
     const b = bucketOf(token);
     expect(keys.sort()).toEqual(
-      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
+      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`,
+        // The retention indexes (issue 24, hole 3): ids without an owner tag share the empty owner.
+        `${prefix}own:`, `${prefix}lru:conv:a`, `${prefix}lru:rec:a`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
+    await store.close();
+    await deleteKeys(admin, prefix);
+  });
+
+  it('regression "the Redis store relies on maxmemory eviction" (issue 24, hole 3): a flood of owners leaves keys bounded by the caps, whatever the flood', async () => {
+    const prefix = `nlgate-flood-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ url: server.url, prefix, log: silentLogger, caps: { maxConversations: 5, maxRecords: 5, maxConversationsPerOwner: 2 } });
+    for (let i = 0; i < 200; i++) {
+      await store.recordTurn(`anon${i % 40}:c${i}`, { query: `q${i}`, agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+      await store.putRecord('alias:mcp', `h${i}`, 'conv', 60_000);
+    }
+    await store.recordTurn('p.alice:c', { query: 'mine', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    // Conversations 5 + 1, their owners' indexes at most as many, records 5, and three class indexes.
+    const [, convs] = await admin.scan('0', 'MATCH', `${prefix}conv:*`, 'COUNT', 1000);
+    expect(convs).toHaveLength(6);
+    expect(await countKeys(admin, prefix)).toBeLessThanOrEqual(6 + 6 + 5 + 3);
+    expect((await store.getConversation('p.alice:c', 60_000))?.prev).toEqual(['mine']);
     await store.close();
     await deleteKeys(admin, prefix);
   });

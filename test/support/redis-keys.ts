@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { silentLogger } from '../../src/base/logger.ts';
 import { RedisStore } from '../../src/store/redis.ts';
+import type { StoreCaps } from '../../src/store/store.ts';
 
 /** Counts the live keys under `prefix` (SCAN skips logically expired keys, unlike DBSIZE). */
 export async function countKeys(redis: Redis, prefix: string): Promise<number> {
@@ -37,8 +38,8 @@ export function redisContractTarget(url: () => string, admin: () => Redis | Redi
   return async () => {
     const prefix = `nlgate-${tag}-${randomBytes(6).toString('hex')}:`;
     const stores: RedisStore[] = [];
-    const open = async (): Promise<RedisStore> => {
-      const store = new RedisStore({ url: url(), prefix, log: silentLogger });
+    const open = async (caps?: Partial<StoreCaps>, keys = prefix): Promise<RedisStore> => {
+      const store = new RedisStore({ url: url(), prefix: keys, log: silentLogger, caps });
       stores.push(store);
       await store.ping();
       return store;
@@ -46,7 +47,9 @@ export function redisContractTarget(url: () => string, admin: () => Redis | Redi
     const store = await open();
     return {
       store,
-      peer: open,
+      peer: () => open(),
+      // Its own prefix under this case's, so keyCount and cleanup see its keys too.
+      capped: (caps: Partial<StoreCaps>) => open(caps, `${prefix}capped-${randomBytes(3).toString('hex')}:`),
       keyCount: async () => (await Promise.all(nodes().map((n) => countKeys(n, prefix)))).reduce((a, b) => a + b, 0),
       cleanup: async () => {
         await Promise.all(stores.map((s) => s.close()));

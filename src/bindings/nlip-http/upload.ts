@@ -19,7 +19,8 @@ import { renderRejection } from './reply.ts';
 /**
  * ECMA-430 6.4 / 7.3: large binary content goes to `POST /nlip/upload/` (multipart field `contents`,
  * as the reference server takes it) instead of base64 inside a message. The bytes are kept in the
- * store (namespace `nlip-upload`, a TTL and a size cap) under an unguessable id; the reply gives a
+ * store as bytes (a blob in namespace `nlip-upload`, a TTL and a size cap: a Buffer off the heap in
+ * memory, never base64 text, issue 24) under an unguessable id; the reply gives a
  * `structured`/`uri` reference that a later message carries. The gateway only ever looks the id up
  * in its store: it never fetches a URI from a message.
  *
@@ -31,7 +32,7 @@ import { renderRejection } from './reply.ts';
 export const UPLOAD_NAMESPACE = 'nlip-upload';
 /** Uploads live this long. */
 export const UPLOAD_TTL_MS = 3_600_000;
-/** The largest upload kept (the store holds it base64-encoded). */
+/** The largest upload kept. */
 export const UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 /** Every upload counts at least this much against the quotas (the record around the bytes costs too). */
 export const UPLOAD_MIN_CHARGE = 1024;
@@ -40,10 +41,10 @@ export const MULTIPART_OVERHEAD = 64 * 1024;
 
 const REFERENCE = /\/nlip\/upload\/(upload_[A-Za-z0-9_-]{16,64})\/?$/;
 
-interface StoredUpload {
+/** What is kept beside an upload's bytes (the blob's `meta`, JSON). */
+interface UploadFacts {
   name: string;
   type: string;
-  data: string;
   /** Owner tag of the principal that uploaded it (core/ownership.ts). */
   owner?: string;
 }
@@ -117,14 +118,14 @@ export async function handleUpload(c: Context, store: Store, base: string, polic
     await store.releaseQuota(scopes, id);
     return overQuota();
   }
-  const record: StoredUpload = {
+  const record: UploadFacts = {
     name: file.name.slice(0, 200),
     type: file.type || 'application/octet-stream',
-    data: Buffer.from(await file.arrayBuffer()).toString('base64'),
     owner: ownerTag(policy.owner),
   };
   try {
-    await store.putRecord(UPLOAD_NAMESPACE, id, JSON.stringify(record), UPLOAD_TTL_MS);
+    // The file's own bytes, not a copy: the blob holds exactly `file.size` bytes until it expires.
+    await store.putBlob(UPLOAD_NAMESPACE, id, { meta: JSON.stringify(record), bytes: Buffer.from(await file.arrayBuffer()) }, UPLOAD_TTL_MS);
   } catch (err) {
     await store.releaseQuota(scopes, id).catch(() => undefined);
     throw err;
@@ -155,13 +156,13 @@ export async function loadUploads(store: Store, msg: NlipMessage, owner: Princip
     }
     const id = REFERENCE.exec(path)?.[1];
     if (id === undefined) continue;
-    const raw = await store.getRecord(UPLOAD_NAMESPACE, id);
-    const rec = raw ? (JSON.parse(raw) as StoredUpload) : null;
-    if (!rec || !isOwner(rec.owner, owner)) {
+    const blob = await store.getBlob(UPLOAD_NAMESPACE, id);
+    const rec = blob ? (JSON.parse(blob.meta) as UploadFacts) : null;
+    if (!blob || !rec || !isOwner(rec.owner, owner)) {
       missing.push('An upload this message references is unknown or has expired; upload it again.');
       continue;
     }
-    uploads.push(toAttachment(rec.type, Buffer.from(rec.data, 'base64'), rec.name || part.label));
+    uploads.push(toAttachment(rec.type, blob.bytes, rec.name || part.label));
   }
   return { uploads, missing };
 }

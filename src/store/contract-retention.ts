@@ -1,0 +1,100 @@
+/**
+ * Store contract, part 4: what a store keeps under pressure (issue 24, hole 3). Verified
+ * principals' state and anonymous callers' state are capped apart, and each owner's conversations
+ * apart, so no caller can push out another's state: anonymous traffic only ever recycles anonymous
+ * state, and an owner past its quota recycles its own oldest. Keys of verified principals' state
+ * start with VERIFIED_OWNER_MARK (`p.`), as the gateway builds them.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventually, sleep, type StoreHarness } from './contract-helpers.ts';
+
+const LONG = 60_000;
+const turn = { maxPrev: 5, idleTtlMs: LONG };
+const ALICE = 'p.aliceTagAliceTagAliceT';
+
+/** Registers the per-owner and per-class retention cases of the Store contract. */
+export function retentionContract(h: () => StoreHarness): void {
+  describe('retention per owner and per class (issue 24, hole 3)', () => {
+    it('regression "anonymous traffic evicts authenticated users\' state": anonymous conversations and records push out only anonymous ones', async () => {
+      const store = await h().capped({ maxConversations: 3, maxRecords: 3 });
+      await store.recordTurn(`${ALICE}:conv`, { query: 'mine', agent: 'x' }, turn);
+      await store.putRecord('mcp-session', 'p.mcp_alice', 'session', LONG);
+      for (let i = 0; i < 30; i++) {
+        await store.recordTurn(`anon${i}:conv`, { query: `flood ${i}`, agent: 'x' }, turn);
+        await store.putRecord('mcp-session', `mcp_anon${i}`, 'session', LONG);
+      }
+      expect((await store.getConversation(`${ALICE}:conv`, LONG))?.prev).toEqual(['mine']);
+      expect(await store.getRecord('mcp-session', 'p.mcp_alice', LONG)).toBe('session');
+      // The anonymous class holds only its cap: the latest three, least recently used gone first.
+      const kept: number[] = [];
+      for (let i = 0; i < 30; i++) if (await store.getRecord('mcp-session', `mcp_anon${i}`)) kept.push(i);
+      expect(kept).toEqual([27, 28, 29]);
+      expect(await store.getConversation('anon26:conv', LONG)).toBeNull();
+      for (const i of [27, 28, 29]) expect((await store.getConversation(`anon${i}:conv`, LONG))?.prev).toEqual([`flood ${i}`]);
+    });
+
+    it('verified principals\' state is capped too, apart: many principals push out the oldest verified conversation, no anonymous one', async () => {
+      const store = await h().capped({ maxConversations: 2 });
+      await store.recordTurn('anonX:conv', { query: 'anon', agent: 'x' }, turn);
+      for (const who of ['p.one', 'p.two', 'p.three']) await store.recordTurn(`${who}:conv`, { query: who, agent: 'x' }, turn);
+      expect(await store.getConversation('p.one:conv', LONG)).toBeNull();
+      expect(await store.getConversation('p.three:conv', LONG)).not.toBeNull();
+      expect((await store.getConversation('anonX:conv', LONG))?.prev).toEqual(['anon']);
+    });
+
+    it('an owner past maxConversationsPerOwner recycles its own oldest conversation, never another owner\'s', async () => {
+      const store = await h().capped({ maxConversationsPerOwner: 2 });
+      await store.recordTurn('bob:one', { query: 'b1', agent: 'x' }, turn);
+      for (const c of ['one', 'two', 'three']) await store.recordTurn(`eve:${c}`, { query: c, agent: 'x' }, turn);
+      expect(await store.getConversation('eve:one', LONG)).toBeNull();
+      expect((await store.getConversation('eve:three', LONG))?.prev).toEqual(['three']);
+      expect((await store.getConversation('bob:one', LONG))?.prev).toEqual(['b1']);
+      // Reading makes one's own conversation the most recently used: the other one goes next.
+      expect(await store.getConversation('eve:two', LONG)).not.toBeNull();
+      await store.setConversationAttr('eve:four', 'k', 'v', LONG);
+      expect(await store.getConversation('eve:three', LONG)).toBeNull();
+      expect(await store.getConversation('eve:two', LONG)).not.toBeNull();
+      expect((await store.getConversation('eve:four', LONG))?.attrs).toEqual({ k: 'v' });
+    });
+
+    it('a deleted record no longer counts against its class\'s cap', async () => {
+      const store = await h().capped({ maxRecords: 2 });
+      await store.putRecord('alias', 'a', '1', LONG);
+      await store.putRecord('alias', 'b', '2', LONG);
+      await store.deleteRecord('alias', 'a');
+      await store.putRecord('alias', 'c', '3', LONG);
+      expect(await store.getRecord('alias', 'b')).toBe('2');
+      expect(await store.getRecord('alias', 'c')).toBe('3');
+    });
+  });
+
+  describe('blobs (issue 24: uploads held as bytes, not base64 text)', () => {
+    it('putBlob keeps every byte value and the text beside it exactly, for every replica', async () => {
+      const { store } = h();
+      const bytes = Buffer.alloc(256 * 3);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = i % 256;
+      await store.putBlob('nlip-upload', 'b1', { meta: '{"name":"é.bin"}', bytes }, LONG);
+      const read = await (await h().peer()).getBlob('nlip-upload', 'b1');
+      expect(read?.meta).toBe('{"name":"é.bin"}');
+      expect(Buffer.from(read!.bytes).equals(bytes)).toBe(true);
+      expect(await store.getBlob('nlip-upload', 'other')).toBeNull();
+    });
+
+    it('a blob is forgotten when its time is up, and nothing of it is left behind', async () => {
+      const { store } = h();
+      const baseline = await h().keyCount();
+      await store.putBlob('nlip-upload', 'short', { meta: '{}', bytes: Buffer.alloc(1024, 1) }, 300);
+      expect(await h().keyCount()).toBe(baseline + 1);
+      await sleep(350);
+      expect(await store.getBlob('nlip-upload', 'short')).toBeNull();
+      await eventually(() => h().keyCount(), (n) => n === baseline, 4000);
+    });
+
+    it('blobs are not small records: a flood of records never pushes one out', async () => {
+      const store = await h().capped({ maxRecords: 2 });
+      await store.putBlob('nlip-upload', 'kept', { meta: '{}', bytes: Buffer.from('bytes') }, LONG);
+      for (let i = 0; i < 10; i++) await store.putRecord('mcp-session', `s${i}`, 'v', LONG);
+      expect(Buffer.from((await store.getBlob('nlip-upload', 'kept'))!.bytes).toString()).toBe('bytes');
+    });
+  });
+}
