@@ -3,7 +3,8 @@
  * query `form` (exploded by default), `deepObject`, `spaceDelimited`, `pipeDelimited`; header
  * `simple`; cookie `form`), and the configured credentials the spec's security schemes ask for.
  * The URL is the configured base URL plus the operation's path: an argument can change neither the
- * origin nor leave the base path (each path value is one encoded segment, never `.` or `..`).
+ * origin nor leave the base path (each path value is one encoded segment; `.` and `..`, which
+ * every URL parser reads as dot-segments even percent-encoded, are refused).
  */
 import { GatewayError } from '../../src/base/errors.ts';
 import type { Operation, OperationParam } from './operations.ts';
@@ -25,9 +26,10 @@ function scalar(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
 
-/** One path segment: percent-encoded, and a value of only dots encoded so URL parsing keeps it. */
+/** One path segment, percent-encoded; `.` and `..` cannot be sent (WHATWG URL reads `%2E%2E` as `..` too). */
 export function pathSegment(v: string): string {
-  return /^\.+$/.test(v) ? v.replace(/\./g, '%2E') : encodeURIComponent(v);
+  if (v === '.' || v === '..') throw new GatewayError('SCHEMA_ERROR', 'A path parameter cannot be "." or ".."');
+  return encodeURIComponent(v);
 }
 
 function simple(v: unknown, explode: boolean, encode: (s: string) => string): string {

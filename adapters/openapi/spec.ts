@@ -118,7 +118,7 @@ export async function loadSpec(src: SpecSource): Promise<{ document: OpenapiDocu
   try {
     const document = await $RefParser.dereference(base, raw, {
       resolve: { file: false, http: false, gateway: refResolver(src, where) },
-      parse: { json: true, yaml: true, text: false, binary: false },
+      parse: { text: false, binary: false },
       dereference: { circular: true },
       timeoutMs: SPEC_TIMEOUT_MS,
     } as never);
