@@ -51,7 +51,7 @@ const TOOL_NAME = /[^A-Za-z0-9_.-]/g;
 
 /** The tool name for an operationId, or for an operation without one (`get_pets_petId`). */
 export function toolNameOf(operationId: string | undefined, method: string, path: string): string {
-  const raw = operationId ?? `${method}_${path.replace(/[{}]/g, '')}`;
+  const raw = operationId ?? `${method}_${path.replace(/[{}]/g, '')}`.replace(TOOL_NAME, '_').replace(/_+/g, '_');
   return raw.replace(TOOL_NAME, '_').replace(/^_+|_+$/g, '').slice(0, 64) || method;
 }
 

@@ -58,9 +58,9 @@ function addQuery(q: URLSearchParams, p: OperationParam, v: unknown): void {
   q.append(p.name, scalar(v));
 }
 
-/** A header value without control characters (a CR/LF would split the request). */
+/** A header value HTTP can carry: no control characters (a CR/LF would split the request), Latin-1 only. */
 function headerValue(p: OperationParam, value: string): string {
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new GatewayError('SCHEMA_ERROR', `Argument "${p.key}" cannot be sent as a header: it contains control characters`);
+  if (/[^\t\u0020-\u007e\u0080-\u00ff]/.test(value)) throw new GatewayError('SCHEMA_ERROR', `Argument "${p.key}" cannot be sent as a header: it contains control or non-Latin-1 characters`);
   return value;
 }
 

@@ -4,7 +4,7 @@
  * It records what reached it, so tests can check what the gateway sent.
  */
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 
 export interface ShopApi {
   /** Origin, e.g. http://127.0.0.1:40123 */
@@ -86,7 +86,7 @@ export async function startShopApi(): Promise<ShopApi> {
     },
     handler: async (req, reply) => {
       const found = PRODUCTS.find((p) => p.id === (req.params as { id: number }).id);
-      if (!found) return reply.code(404).send({ message: `no product ${(req.params as { id: number }).id}` });
+      if (!found) return (reply as FastifyReply).code(404).send({ message: `no product ${(req.params as { id: number }).id}` });
       return found;
     },
   });
@@ -103,7 +103,7 @@ export async function startShopApi(): Promise<ShopApi> {
       response: { 201: { type: 'object', properties: { orderId: { type: 'integer' }, productId: { type: 'integer' }, quantity: { type: 'integer' } } } },
     },
     handler: async (req, reply) => {
-      if (req.headers.authorization !== `Bearer ${SHOP_TOKEN}`) return reply.code(401).send({ message: 'who are you?' });
+      if (req.headers.authorization !== `Bearer ${SHOP_TOKEN}`) return (reply as FastifyReply).code(401).send({ message: 'who are you?' });
       const order = { orderId: orders.length + 1, ...(req.body as Record<string, number>) };
       orders.push(order);
       return reply.code(201).send(order);
