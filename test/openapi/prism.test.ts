@@ -1,21 +1,20 @@
 /**
  * The openapi adapter against a third-party OpenAPI server: Stoplight Prism mocking a Petstore 3.0
- * description (test/openapi/fixtures/petstore.yaml). Prism checks every request against the spec
+ * description (examples/openapi-petstore.yaml). Prism checks every request against the spec
  * (parameters, body, security), so what passes here is what a real server of this spec accepts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiAdapter, type OpenapiAgent } from '../../adapters/openapi/index.ts';
 import type { CallContext } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import { silentLogger } from '../../src/base/logger.ts';
+import { REPO_ROOT } from '../support/gateway.ts';
 import { freePort } from '../support/redis.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const PRISM = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 
 let prism: ChildProcess;
@@ -24,7 +23,7 @@ let origin: string;
 /** Starts `prism mock` on a free loopback port and waits for its "listening" line. */
 async function startPrism(): Promise<{ child: ChildProcess; origin: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM, 'mock', '-h', '127.0.0.1', '-p', String(port), join(HERE, 'fixtures/petstore.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [PRISM, 'mock', '-h', '127.0.0.1', '-p', String(port), join(REPO_ROOT, 'examples/openapi-petstore.yaml')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start: ${out}`)), 45_000);
@@ -52,14 +51,14 @@ afterAll(async () => {
 
 function petstore(extra: Record<string, unknown> = {}): OpenapiAgent {
   const config = openapiAdapter.configSchema.parse({
-    spec: 'fixtures/petstore.yaml',
+    spec: 'examples/openapi-petstore.yaml',
     baseUrl: origin,
     auth: { petstore_auth: 'oauth-token', api_key: 'special-key' },
     operations: ['findPetsByStatus', 'getPetById', 'addPet'],
     ask: { operation: 'findPetsByStatus', query: 'status' },
     ...extra,
   });
-  return openapiAdapter.create({ ...config, name: 'petstore', kind: 'openapi' }, { log: silentLogger, baseDir: HERE }) as OpenapiAgent;
+  return openapiAdapter.create({ ...config, name: 'petstore', kind: 'openapi' }, { log: silentLogger, baseDir: REPO_ROOT }) as OpenapiAgent;
 }
 
 const ctx = (): CallContext => ({ signal: AbortSignal.timeout(10_000), requestId: 't', log: silentLogger });

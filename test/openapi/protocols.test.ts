@@ -107,6 +107,26 @@ describe('NLWeb, NLIP, webtool and A2A clients of an openapi agent', () => {
     expect(parts).toEqual(['Teapot']);
   });
 
+  it('NLIP: a structured request (a `tool` JSON part) calls one operation with its arguments', async () => {
+    const call = (name: string, args: unknown) => post('/agents/shop/nlip', { format: 'text', subformat: 'english', content: 'call', submessages: [{ format: 'structured', subformat: 'json', label: 'tool', content: { name, arguments: args } }] });
+    const ok = await call('getProduct', { id: 2 });
+    expect(ok.status).toBe(200);
+    const result = ok.body.submessages.find((s: { label?: string }) => s.label === 'result');
+    expect(result.content).toMatchObject({ '@type': 'Product', name: 'Red kettle' });
+    const missing = await call('getProduct', { id: 77 });
+    expect(missing.body.content).toContain('no product 77');
+    expect(missing.body.submessages).toEqual(expect.arrayContaining([{ format: 'error', subformat: 'code', content: 'TOOL_ERROR' }]));
+    const seen = api.seen.length;
+    const bad = await call('getProduct', { id: 'seven' });
+    expect(bad.body.content).toContain('arguments.id');
+    expect(bad.body.submessages).toEqual(expect.arrayContaining([{ format: 'error', subformat: 'code', content: 'INVALID_QUERY' }]));
+    expect(api.seen.length).toBe(seen);
+    const unknown = await call('deleteEverything', {});
+    expect(unknown.body.content).toContain('deleteEverything');
+    const malformed = await post('/agents/shop/nlip', { format: 'text', subformat: 'english', content: 'call', submessages: [{ format: 'structured', subformat: 'json', label: 'tool', content: { arguments: {} } }] });
+    expect(malformed.body.content).toContain('"name"');
+  });
+
   it('webtool: the operations are the actions of the published webtool', async () => {
     const metadata = (await (await fetch(`${gw.url}/webtools/shop`)).json()) as { actions: Array<{ name: string }> };
     expect(metadata.actions.map((a) => a.name)).toEqual(expect.arrayContaining(['getProduct', 'searchProducts', 'createOrder']));
