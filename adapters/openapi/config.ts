@@ -35,5 +35,10 @@ export const OpenapiConfigSchema = z.strictObject({
     .optional(),
   /** Largest spec document (and each document it references) read, in bytes. */
   maxSpecBytes: z.number().int().positive().max(64 * 1_048_576).optional(),
+}).superRefine((c, ctx) => {
+  // An ask through an operation the allow-list leaves out could never run: say so when the config is read.
+  if (c.ask && c.operations && !c.operations.includes(c.ask.operation)) {
+    ctx.addIssue({ code: 'custom', path: ['ask', 'operation'], message: `"${c.ask.operation}" is not in operations` });
+  }
 });
 export type OpenapiConfig = z.infer<typeof OpenapiConfigSchema>;

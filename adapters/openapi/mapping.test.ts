@@ -86,11 +86,42 @@ describe('OpenAPI schemas as JSON Schema', () => {
   });
 });
 
+describe('operations of hostile descriptions (property)', () => {
+  it('any `paths` value gives tools with object input schemas, or skips, never a throw', () => {
+    const schema = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ type: fc.constantFrom('object', 'string', 'array'), nullable: fc.boolean(), properties: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })) }));
+    const operation = fc.record(
+      {
+        operationId: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
+        parameters: fc.oneof(fc.array(fc.record({ name: fc.oneof(fc.string(), fc.integer()), in: fc.constantFrom('path', 'query', 'header', 'cookie', 'body', 7), required: fc.boolean(), schema })), fc.jsonValue({ maxDepth: 2 })),
+        requestBody: fc.oneof(fc.record({ content: fc.dictionary(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded'), fc.record({ schema })) }), fc.jsonValue({ maxDepth: 2 })),
+        responses: fc.dictionary(fc.constantFrom('200', '201', '2XX', '404', 'default'), fc.jsonValue({ maxDepth: 3 })),
+        security: fc.jsonValue({ maxDepth: 2 }),
+      },
+      { requiredKeys: [] },
+    );
+    const paths = fc.dictionary(fc.oneof(fc.constant('/a/{id}'), fc.string()), fc.oneof(fc.dictionary(fc.constantFrom('get', 'post', 'put', 'delete', 'parameters', 'x'), operation), fc.jsonValue({ maxDepth: 2 })));
+    fc.assert(
+      fc.property(paths, fc.constantFrom('3.0.3', '3.1.0'), (p, version) => {
+        const { operations } = operationsOf({ openapi: version, paths: p } as OpenapiDocument);
+        const names = new Set<string>();
+        for (const o of operations) {
+          expect(o.tool.inputSchema.type).toBe('object');
+          expect(o.tool.name).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+          expect(names.has(o.tool.name)).toBe(false);
+          names.add(o.tool.name);
+          expect(() => JSON.stringify(o.tool)).not.toThrow();
+        }
+      }),
+    );
+  });
+});
+
 describe('openapi config', () => {
   it('takes a spec and optional settings; refuses unknown fields, bad URLs and unreadable result paths', () => {
     expect(OpenapiConfigSchema.safeParse({ spec: './petstore.yaml', baseUrl: 'http://127.0.0.1:4010', operations: ['a'], ask: { operation: 'a', query: 'q', results: '$.items' } }).success).toBe(true);
     expect(OpenapiConfigSchema.safeParse({ spec: 'x.yaml', extra: 1 }).success).toBe(false);
     expect(OpenapiConfigSchema.safeParse({ spec: 'x.yaml', baseUrl: 'file:///etc' }).success).toBe(false);
     expect(OpenapiConfigSchema.safeParse({ spec: 'x.yaml', ask: { operation: 'a', query: 'q', results: '$..x' } }).success).toBe(false);
+    expect(OpenapiConfigSchema.safeParse({ spec: 'x.yaml', operations: ['b'], ask: { operation: 'a', query: 'q' } }).success).toBe(false);
   });
 });
