@@ -70,33 +70,42 @@ export function parseDocument(text: string): unknown {
   return parseYaml(text, { maxAliasCount: 1000, prettyErrors: false });
 }
 
-/** The resolver every `$ref` to another document goes through: same origin or same folder, capped. */
+/**
+ * The resolver every `$ref` to another document goes through: same origin or same folder, capped.
+ * `refused` keeps the first refusal: the library wraps what a resolver throws in its own error.
+ */
 function refResolver(src: SpecSource, where: SpecLocation) {
   let documents = 0;
-  return {
-    order: 1,
-    canRead: true,
-    read: async (file: { url: string }): Promise<string> => {
-      if (++documents > MAX_REFERENCED_DOCUMENTS) throw unusable(src.agent, `more than ${MAX_REFERENCED_DOCUMENTS} referenced documents`);
-      if ('url' in where) {
-        let target: URL;
-        try {
-          target = new URL(file.url);
-        } catch {
-          throw unusable(src.agent, 'a $ref that is not a URL');
-        }
-        if (target.origin !== where.url.origin) throw unusable(src.agent, `a $ref to another origin (${target.protocol}//${target.host}), which the gateway does not follow`);
-        target.hash = '';
-        return readUrl(src, target);
+  const state: { refused?: GatewayError } = {};
+  const read = async (file: { url: string }): Promise<string> => {
+    if (++documents > MAX_REFERENCED_DOCUMENTS) throw unusable(src.agent, `more than ${MAX_REFERENCED_DOCUMENTS} referenced documents`);
+    if ('url' in where) {
+      let target: URL;
+      try {
+        target = new URL(file.url);
+      } catch {
+        throw unusable(src.agent, 'a $ref that is not a URL');
       }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(file.url) && !file.url.startsWith('file:')) throw unusable(src.agent, 'a $ref to a URL from a file description, which the gateway does not follow');
-      const path = file.url.startsWith('file:') ? fileURLToPath(file.url) : decodeURI(file.url);
-      const folder = dirname(where.file);
-      const rel = relative(folder, path);
-      if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw unusable(src.agent, 'a $ref to a file outside the description\u2019s folder');
-      return readLocalFile(src, path);
-    },
+      if (target.origin !== where.url.origin) throw unusable(src.agent, `a $ref to another origin (${target.protocol}//${target.host}), which the gateway does not follow`);
+      target.hash = '';
+      return readUrl(src, target);
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(file.url) && !file.url.startsWith('file:')) throw unusable(src.agent, 'a $ref to a URL from a file description, which the gateway does not follow');
+    const path = file.url.startsWith('file:') ? fileURLToPath(file.url) : decodeURI(file.url);
+    const folder = dirname(where.file);
+    const rel = relative(folder, path);
+    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw unusable(src.agent, 'a $ref to a file outside the description\u2019s folder');
+    return readLocalFile(src, path);
   };
+  const guarded = async (file: { url: string }): Promise<string> => {
+    try {
+      return await read(file);
+    } catch (err) {
+      if (err instanceof GatewayError) state.refused ??= err;
+      throw err;
+    }
+  };
+  return { state, resolver: { order: 1, canRead: true, read: guarded } };
 }
 
 /** Reads, parses and resolves the description; throws GatewayError UPSTREAM_ERROR naming the problem. */
@@ -115,9 +124,10 @@ export async function loadSpec(src: SpecSource): Promise<{ document: OpenapiDocu
   const paths = (raw as Record<string, unknown>).paths;
   if (paths === null || typeof paths !== 'object' || Array.isArray(paths)) throw unusable(src.agent, 'it has no `paths`');
   const base = 'url' in where ? where.url.href : pathToFileURL(where.file).href;
+  const refs = refResolver(src, where);
   try {
     const document = await $RefParser.dereference(base, raw, {
-      resolve: { file: false, http: false, gateway: refResolver(src, where) },
+      resolve: { file: false, http: false, gateway: refs.resolver },
       parse: { text: false, binary: false },
       dereference: { circular: true },
       timeoutMs: SPEC_TIMEOUT_MS,
@@ -125,10 +135,9 @@ export async function loadSpec(src: SpecSource): Promise<{ document: OpenapiDocu
     return { document: document as unknown as OpenapiDocument, location: where };
   } catch (err) {
     if (err instanceof GatewayError) throw err;
+    if (refs.state.refused) throw refs.state.refused;
     // The library's message may name local paths: the log has it, the client a short reason.
     src.log.warn({ agent: src.agent, err: String(err) }, 'cannot resolve the $refs of an OpenAPI description');
-    const inner = (err as { cause?: unknown })?.cause;
-    if (inner instanceof GatewayError) throw inner;
     throw unusable(src.agent, 'a $ref cannot be resolved', err);
   }
 }
