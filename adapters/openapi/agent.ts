@@ -104,6 +104,7 @@ export class OpenapiAgent implements Agent {
     yield { type: 'complete' };
   }
 
+  /** Closes the connection pools this agent owns (none when the gateway's registry lends them). */
   async close(): Promise<void> {
     await this.http.close();
   }

@@ -7,6 +7,7 @@ import type { JsonSchema, ToolDescription } from '../../src/core/agent.ts';
 import type { OpenapiDocument } from './spec.ts';
 import { SchemaBudget, toJsonSchema } from './schema.ts';
 
+/** The Path Item fields that are operations (OpenAPI 3.0/3.1). */
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 export type ParamLocation = 'path' | 'query' | 'header' | 'cookie';
 

@@ -8,6 +8,7 @@ import type { CallContext } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
 import { silentLogger } from '../../src/base/logger.ts';
+import { UpstreamClient } from '../../src/core/upstream/index.ts';
 import { SHOP_KEY, SHOP_TOKEN, startShopApi, type ShopApi } from './shop-api.ts';
 
 let api: ShopApi;
@@ -21,9 +22,9 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function agent(extra: Record<string, unknown> = {}, baseDir = '.'): OpenapiAgent {
+function agent(extra: Record<string, unknown> = {}, baseDir = '.', common: { timeoutMs?: number } = {}): OpenapiAgent {
   const config = openapiAdapter.configSchema.parse({ spec: api.specUrl, ...extra });
-  return openapiAdapter.create({ ...config, name: 'shop', kind: 'openapi' }, { log: silentLogger, baseDir }) as OpenapiAgent;
+  return openapiAdapter.create({ ...config, ...common, name: 'shop', kind: 'openapi' }, { log: silentLogger, baseDir }) as OpenapiAgent;
 }
 const shop = () => agent({ auth: { bearer: SHOP_TOKEN, key: SHOP_KEY }, ask: { operation: 'searchProducts', query: 'q', results: '$.items' } });
 
@@ -124,6 +125,19 @@ describe('openapi adapter against a Fastify API whose spec @fastify/swagger gene
     expect(await failure(a.callTool('goAway', {}, ctx()))).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('another origin') });
     const gone = await a.callTool('cancelOrder', { orderId: 1 }, ctx());
     expect(gone).toEqual({ text: 'HTTP 204' });
+  });
+
+  it('the upstream policy bounds every call: timeoutMs, and the reply size cap', async () => {
+    expect(await failure(agent({}, '.', { timeoutMs: 200 }).callTool('slow', {}, ctx()))).toMatchObject({ code: 'TIMEOUT' });
+    // The spec itself is read through the same client: a cap above the spec but below a reply.
+    const spec = Buffer.byteLength(await (await fetch(api.specUrl)).text());
+    const capped = new UpstreamClient({ agent: 'shop', limits: { maxUpstreamBodyBytes: spec + 10, maxUpstreamEventBytes: 1024 } });
+    const config = openapiAdapter.configSchema.parse({ spec: api.specUrl, baseUrl: `${api.origin}/` });
+    const small = openapiAdapter.create({ ...config, name: 'shop', kind: 'openapi' }, { log: silentLogger, baseDir: '.', upstream: capped });
+    const big = 'kettle '.repeat(Math.ceil(spec / 7) + 10).trim();
+    const err = await failure(small.callTool!('echo', { segment: 'x', tags: [big] }, ctx()));
+    expect(err).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('larger than') });
+    await capped.close();
   });
 
   it('ask: the query text goes to the configured parameter; results come from the JSONPath as schema.org items', async () => {

@@ -135,6 +135,7 @@ export async function startShopApi(): Promise<ShopApi> {
     // Fastify would serialize by the schema; a raw string bypasses it, like a buggy server.
     handler: async (_req, reply) => reply.type('application/json').serializer((x: unknown) => String(x)).send('{"n":"not a number"}'),
   });
+  app.get('/slow', { schema: { operationId: 'slow' }, handler: async () => new Promise((r) => setTimeout(() => r({ late: true }), 2_000)) });
   app.get('/openapi.json', { schema: { hide: true }, handler: async () => app.swagger() });
 
   const origin = await app.listen({ host: '127.0.0.1', port: 0 });
