@@ -100,6 +100,12 @@ describe('NLWeb, NLIP, webtool and A2A clients of an openapi agent', () => {
     expect(text).toContain('listNotes');
   });
 
+  it('NLIP: a question to an agent without ask gets an error naming its operations', async () => {
+    const res = await post('/agents/tools/nlip', { format: 'text', subformat: 'english', content: 'kettle' });
+    expect(res.body.content).toContain('getProduct');
+    expect(res.body.submessages).toEqual(expect.arrayContaining([{ format: 'error', subformat: 'code', content: 'INVALID_QUERY' }]));
+  });
+
   it('NLIP: a text message gets the results as structured parts', async () => {
     const res = await post('/agents/shop/nlip', { format: 'text', subformat: 'english', content: 'teapot' });
     expect(res.status).toBe(200);
