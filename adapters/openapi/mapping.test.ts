@@ -116,6 +116,14 @@ describe('operations of hostile descriptions (property)', () => {
   });
 });
 
+describe('header parameters', () => {
+  it('a parameter naming a framing, routing or credential header is not offered as an input', () => {
+    const headers = ['Host', 'Content-Length', 'Transfer-Encoding', 'Authorization', 'Cookie', 'X-Trace'].map((name) => ({ name, in: 'header', schema: { type: 'string' } }));
+    const { operations } = operationsOf({ openapi: '3.1.0', paths: { '/a': { get: { operationId: 'a', parameters: headers, responses: {} } } } } as unknown as OpenapiDocument);
+    expect(Object.keys(operations[0]!.tool.inputSchema.properties as object)).toEqual(['X-Trace']);
+  });
+});
+
 describe('openapi config', () => {
   it('takes a spec and optional settings; refuses unknown fields, bad URLs and unreadable result paths', () => {
     expect(OpenapiConfigSchema.safeParse({ spec: './petstore.yaml', baseUrl: 'http://127.0.0.1:4010', operations: ['a'], ask: { operation: 'a', query: 'q', results: '$.items' } }).success).toBe(true);

@@ -45,8 +45,11 @@ export interface Skipped {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Headers a parameter may not name (OpenAPI 3.1 "Parameter Object": they are ignored). */
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+/**
+ * Headers a parameter may not name: those OpenAPI ignores ("Parameter Object"), and those that would
+ * let a caller's argument change how or where the request goes (framing, host, connection, cookies).
+ */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'cookie', 'proxy-authorization']);
 /** MCP tool names: letters, digits, `_`, `-`, `.`, at most 64 characters here. */
 const TOOL_NAME = /[^A-Za-z0-9_.-]/g;
 
