@@ -67,7 +67,7 @@ async function readLocalFile(src: SpecSource, file: string): Promise<string> {
 
 /** JSON or YAML text as a value; YAML aliases are bounded (no "billion laughs"). */
 export function parseDocument(text: string): unknown {
-  return parseYaml(text, { maxAliasCount: 1000, prettyErrors: false });
+  return parseYaml(text, { maxAliasCount: 100, prettyErrors: false });
 }
 
 /**

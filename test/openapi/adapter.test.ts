@@ -184,6 +184,10 @@ describe('openapi adapter against a Fastify API whose spec @fastify/swagger gene
     expect(await failure(agent({ spec: 'remote.yaml', baseUrl: api.origin }, dir).describe())).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('URL from a file') });
     await writeFile(join(dir, 'swagger.yaml'), 'swagger: "2.0"\npaths: {}\n');
     expect(await failure(agent({ spec: 'swagger.yaml', baseUrl: api.origin }, dir).describe())).toMatchObject({ message: expect.stringContaining('OpenAPI 3.0 and 3.1') });
+    // "Billion laughs": nested YAML aliases are refused, not expanded.
+    const laughs = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)];
+    await writeFile(join(dir, 'laughs.yaml'), `openapi: 3.0.3\ninfo: { title: t, version: '1' }\nx-bomb:\n${laughs.map((l) => `  ${l}`).join('\n')}\npaths: {}\n`);
+    expect(await failure(agent({ spec: 'laughs.yaml', baseUrl: api.origin }, dir).describe())).toMatchObject({ code: 'UPSTREAM_ERROR', message: expect.stringContaining('not JSON or YAML') });
     await writeFile(join(dir, 'broken.yaml'), 'openapi: [unclosed');
     expect(await failure(agent({ spec: 'broken.yaml' }, dir).describe())).toMatchObject({ code: 'UPSTREAM_ERROR' });
   });
