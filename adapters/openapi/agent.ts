@@ -115,6 +115,9 @@ export class OpenapiAgent implements Agent {
     const queryKey = this.config.ask!.query;
     const args: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(request.query)) if (k !== 'text' && k !== queryKey && Object.hasOwn(inputs, k)) args[k] = v;
+    if (!Object.hasOwn(inputs, queryKey) && !op.body) {
+      throw new GatewayError('CONFIG_ERROR', `Agent "${this.name}" is configured to send questions as "${queryKey}", which operation "${op.tool.name}" does not take`);
+    }
     if (queryKey === op.body?.key) args[queryKey] = request.query.text;
     else if (op.body && !Object.hasOwn(inputs, queryKey)) args[op.body.key] = { [queryKey]: request.query.text };
     else args[queryKey] = request.query.text;

@@ -157,6 +157,11 @@ describe('openapi adapter against a Fastify API whose spec @fastify/swagger gene
     ]);
   });
 
+  it('an ask.query the operation does not take is a configuration error, not a call', async () => {
+    const err = await failure(collect(agent({ ask: { operation: 'getProduct', query: 'text' } }).ask({ query: { text: 'kettle' } }, ctx())));
+    expect(err).toMatchObject({ code: 'CONFIG_ERROR', message: expect.stringContaining('"text"') });
+  });
+
   it('without ask, a question gets a clear error naming the operations to call as tools', async () => {
     const err = await failure(collect(agent({ operations: ['getProduct', 'searchProducts'] }).ask({ query: { text: 'kettle' } }, ctx())));
     expect(err.code).toBe('INVALID_QUERY');
