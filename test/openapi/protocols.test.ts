@@ -138,12 +138,15 @@ describe('NLWeb, NLIP, webtool and A2A clients of an openapi agent', () => {
     expect(metadata.actions.map((a) => a.name)).toEqual(expect.arrayContaining(['getProduct', 'searchProducts', 'createOrder']));
   });
 
-  it('A2A: the operations are skills; a skill call with a data part runs the operation', async () => {
+  it('A2A: the operations are skills; a skill call with a data part runs the operation; text is a question', async () => {
     const card = await (await fetch(`${gw.url}/a2a/shop/.well-known/agent-card.json`)).json();
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(['ask', 'getProduct', 'createOrder']));
     const client = await a2aClient(`${gw.url}/a2a/shop/`, 'HTTP+JSON');
     const task = asTask(await client.sendMessage(send({ ...userMessage([data({ id: 2 })]), metadata: { skill: 'getProduct' } })));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(dataParts(task)[0]).toMatchObject({ name: 'Red kettle' });
+    const asked = asTask(await client.sendMessage(send(userMessage('teapot'))));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(dataParts(asked).map((i) => (i as { name?: string }).name)).toEqual(['Teapot']);
   });
 });
