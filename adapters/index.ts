@@ -3,7 +3,7 @@
  * hands this list to the gateway, which picks a factory by an agent's `kind`.
  * One line per kind; a new kind is one new folder and one line here.
  *
- * Kinds whose implementation pulls in a large SDK (MCP's client, A2A's client) are lazy: only their
+ * Kinds whose implementation pulls in a large SDK (MCP's client, A2A's client, OpenAPI's $ref resolver) are lazy: only their
  * config schema is loaded here, and the implementation is imported by `load()`, which the gateway
  * awaits only when an agent of that kind is configured (issue 23). The bundle puts each in a chunk
  * of its own that is never read otherwise.
@@ -17,6 +17,7 @@ import { nlipAdapter } from './nlip/index.ts';
 import { webtoolAdapter } from './webtool/index.ts';
 import { catalogAdapter } from './catalog/index.ts';
 import { A2aAdapterConfigSchema } from './a2a/config.ts';
+import { OpenapiConfigSchema } from './openapi/config.ts';
 
 /** A factory whose implementation is imported by `load()` (once), before its first `create`. */
 function lazyAdapter<C extends Record<string, unknown>>(kind: string, configSchema: z.ZodType<C>, importFactory: () => Promise<AdapterFactory<C>>): AdapterFactory<C> {
@@ -44,4 +45,5 @@ export const builtinAdapters: AdapterFactory<any>[] = [
   webtoolAdapter,
   catalogAdapter,
   lazyAdapter('a2a', A2aAdapterConfigSchema, async () => (await import('./a2a/index.ts')).a2aAdapter),
+  lazyAdapter('openapi', OpenapiConfigSchema, async () => (await import('./openapi/index.ts')).openapiAdapter),
 ];

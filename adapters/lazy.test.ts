@@ -17,4 +17,13 @@ describe('lazy adapter kinds (issue 23: an SDK loads only when an agent of its k
     expect(agent.kind).toBe('mcp');
     await agent.close?.();
   });
+
+  it('the openapi kind (its $ref resolver) is lazy too', async () => {
+    const openapi = builtinAdapters.find((f) => f.kind === 'openapi')!;
+    expect(typeof openapi.load).toBe('function');
+    await loadAdapters(builtinAdapters, [{ kind: 'openapi' }]);
+    const agent = openapi.create({ name: 'o', kind: 'openapi', spec: 'x.yaml' }, deps);
+    expect(agent.kind).toBe('openapi');
+    await agent.close?.();
+  });
 });

@@ -1,7 +1,8 @@
 // Issue 23 "load what a deployment does not use only when it is used": in the production bundle
-// (`npm run build`), the MCP and A2A client SDKs (the `mcp` and `a2a` adapters), the OpenTelemetry
-// SDK, the A2A and MCP server SDKs and ioredis sit in chunks that the CLI's static import graph never
-// reaches; only a configured agent of that kind, tracing, the first A2A or MCP request or a Redis store
+// (`npm run build`), the MCP and A2A client SDKs (the `mcp` and `a2a` adapters), the OpenAPI $ref
+// resolver (the `openapi` adapter), the OpenTelemetry SDK, the A2A and MCP server SDKs and ioredis
+// sit in chunks that the CLI's static import graph never reaches; only a configured agent of that
+// kind, tracing, the first A2A or MCP request or a Redis store
 // imports them. (That the bundle needs no node_modules at all is checked by
 // image.test.ts, which runs it from a folder with none above it.)
 import { spawnSync } from 'node:child_process';
@@ -40,6 +41,7 @@ describe('the production bundle', () => {
   for (const [what, marker] of [
     ['the MCP client SDK (mcp adapter)', 'StreamableHTTPClientTransport'],
     ['the A2A client SDK (a2a adapter)', 'createFromAgentCard'],
+    ['the OpenAPI $ref resolver (openapi adapter)', 'Error resolving $ref pointer'],
     ['the OpenTelemetry Node SDK (tracing)', 'BatchSpanProcessor'],
     ['the A2A server SDK (the A2A binding, until its first request)', 'JsonRpcTransportHandler'],
     ['ioredis (the Redis store)', 'ClusterAllFailedError'],

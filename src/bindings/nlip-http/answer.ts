@@ -1,4 +1,4 @@
-import { describeIssues, toGatewayError } from '../../base/errors.ts';
+import { describeIssues, GatewayError, toGatewayError } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import type { Principal } from '../../core/principal.ts';
 import { AskRequestSchema, isFailure, type CanonicalResponse } from '../../protocol/nlweb/index.ts';
@@ -21,6 +21,7 @@ import {
   type ReplyStyle,
 } from './reply.ts';
 import { attachmentsNote, readAsk, readCredentials, withAttachments } from './request.ts';
+import { readToolCall, renderToolResult, type NlipToolCall } from './tool-call.ts';
 import { loadUploads } from './upload.ts';
 
 /** What the HTTP layer knows about the exchange. */
@@ -57,6 +58,8 @@ export async function answerMessage(x: Exchange, parsed: Accepted): Promise<Nlip
     if (parsed.control) return await answerControl(x, message, style, opts);
     const promise = promiseTokens(message)[0];
     if (promise !== undefined) return renderResponse(await x.gateway.await({ promise_token: promise, action: 'checkin' }, opts), style);
+    const toolCall = readToolCall(message);
+    if (toolCall) return await answerTool(x, message, toolCall, style, opts);
     return await answerAsk(x, message, style, opts);
   } catch (err) {
     const e = toGatewayError(err);
@@ -95,6 +98,20 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
   const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), allowPromise: true });
   const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, known !== undefined, owner);
   return renderResponse(response, { ...style, tokens }, notes);
+}
+
+/**
+ * A structured request for one tool (tool-call.ts): the path's agent (or the one the label names)
+ * and the tool's own name, or a published name (`<agent>__<tool>`) on the gateway's end-point.
+ */
+async function answerTool(x: Exchange, message: NlipMessage, call: NlipToolCall, style: ReplyStyle, opts: CallOptions): Promise<NlipMessage> {
+  if ('problem' in call) return renderNotice(call.problem, style, 'INVALID_QUERY');
+  const routed = x.agent ?? agentNamedBy(x.gateway, message.label);
+  const tools = await x.gateway.listTools(routed);
+  const tool = tools.find((t) => t.name === call.name) ?? (routed !== undefined ? tools.find((t) => t.toolName === call.name) : undefined);
+  if (!tool) throw new GatewayError('TOOL_NOT_FOUND', `There is no tool "${call.name}"${routed !== undefined ? ` on agent "${routed}"` : ''}`);
+  const result = await x.gateway.callTool(tool.agent, tool.toolName, call.arguments, opts);
+  return renderToolResult(result, style.tokens, style.legacyControl);
 }
 
 /** 6.3-6.5 Control messages: cancel a promise, give the upload location, or say what is supported. */
