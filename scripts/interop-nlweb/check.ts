@@ -68,7 +68,7 @@ export async function runCheck(nlweb: string, log: (line: string) => void = () =
 }
 
 export function table(rows: Row[]): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
   return [
     '| path | NLWeb answered directly | the client got through nlgate | verdict |',
     '|---|---|---|---|',

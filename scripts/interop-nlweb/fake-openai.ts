@@ -108,7 +108,11 @@ export function answerFor(schema: Record<string, unknown>, prompt: string): Reco
       if ('details_requested' in schema) out.details_requested = DETAILS.exec(query)?.[1] ?? '';
     } else {
       const name = itemName(prompt);
-      out.score = 'item_details' in schema ? 90 : overlapScore(query, prompt.slice(Math.max(0, prompt.search(/schema\.org format is|item is:|Item description:/))));
+      // Item matching (the details tool): only the item the user named matches.
+      const wanted = pick(prompt, /looking for some details about:\s*(.+?)\n/).toLowerCase();
+      out.score = 'item_details' in schema
+        ? (wanted && name.toLowerCase() === wanted ? 95 : 10)
+        : overlapScore(query, prompt.slice(Math.max(0, prompt.search(/schema\.org format is|item is:|Item description:/))));
       if ('description' in schema) out.description = `${name || 'This recipe'}: a match for "${query}".`;
       if ('item_details' in schema) out.item_details = `Details of ${name}: ${pick(prompt, /recipeIngredient\\?":\s*\[(.+?)\]/) || 'see the recipe'}`;
     }

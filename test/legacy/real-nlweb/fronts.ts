@@ -17,8 +17,6 @@ export interface Seen {
   text?: string;
   conversation?: string;
   decontextualized?: string;
-  /** Item details, when the server's details tool answered. */
-  details?: string;
   /** Anything else worth a line in the table (errors, event names). */
   notes: string[];
 }
@@ -34,13 +32,11 @@ function itemsOf(list: unknown[]): Seen['items'] {
 function fromV055(body: Item): Seen {
   const results = (body.results ?? []) as Item[];
   const summary = results.find((r) => r['@type'] === 'SearchSummary');
-  const details = results.find((r) => r.item_details !== undefined || r['@type'] === 'ItemDetails');
   return {
     items: itemsOf(results),
     text: summary?.text,
     conversation: body._meta?.session_context?.conversation_id,
     decontextualized: body._meta?.decontextualized_query,
-    details: details ? JSON.stringify(details.item_details ?? details.details ?? details) : undefined,
     notes: body.error ? [`error ${body.error.code}`] : [],
   };
 }
@@ -176,7 +172,7 @@ export function describeSeen(s: Seen): string {
   const parts = [`${s.items.length} items`];
   if (top) parts.push(`top ${top.type ?? '?'} "${top.name}" score ${top.score}${top.url ? '' : ' NO URL'}${top.description ? '' : ' NO DESCRIPTION'}`);
   if (s.text) parts.push(`text "${s.text.slice(0, 60)}"`);
-  if (s.details) parts.push(`details ${s.details.slice(0, 60)}`);
+  if (top?.description) parts.push(`description "${top.description.slice(0, 50)}"`);
   if (s.decontextualized) parts.push(`rewritten "${s.decontextualized}"`);
   if (s.conversation) parts.push('conversation');
   parts.push(...s.notes);
