@@ -24,8 +24,10 @@ export function embed(text: string): number[] {
   const v = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
   for (const w of words(text)) {
     const h = createHash('sha256').update(w).digest();
-    v[h.readUInt32BE(0) % EMBEDDING_DIMENSIONS] += 1;
-    v[h.readUInt32BE(4) % EMBEDDING_DIMENSIONS] += 0.5;
+    const a = h.readUInt32BE(0) % EMBEDDING_DIMENSIONS;
+    const b = h.readUInt32BE(4) % EMBEDDING_DIMENSIONS;
+    v[a] = v[a]! + 1;
+    v[b] = v[b]! + 0.5;
   }
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
   // A constant component keeps an empty text from being the zero vector (cosine of zero is NaN).
