@@ -52,7 +52,8 @@ export async function runCheck(nlweb: string, log: (line: string) => void = () =
         const seen = await front.ask(gw.url);
         through = describeSeen(seen);
         const top = seen.items[0];
-        if (!top || !top.name || !top.url || top.score === undefined || !top.type || top.type === 'Thing') verdict = 'FAIL';
+        if (!top || !top.name || !top.url || !top.type || top.type === 'Thing' || !top.description) verdict = 'FAIL';
+        if (front.scored !== false && top?.score === undefined) verdict = 'FAIL';
         if (seen.notes.some((n) => /error|failure|dropped|bad lines/.test(n))) verdict = 'FAIL';
       } catch (e) {
         through = `threw: ${String(e).slice(0, 120)}`;

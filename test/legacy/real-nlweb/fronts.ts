@@ -51,6 +51,8 @@ export interface Front {
   direct: string;
   /** The question through the gateway. */
   ask(gateway: string): Promise<Seen>;
+  /** False where the server's answer has no scores (generate mode's items carry none). */
+  scored?: false;
 }
 
 const Q = 'vegan chili';
@@ -154,7 +156,7 @@ export const FRONTS: Front[] = [
   { name: 'webtools ask', direct: `/ask?query=${Q}`, ask: webtool },
   { name: 'old client GET /ask SSE', direct: `/ask?query=${Q}&generate_mode=summarize`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=summarize`) },
   { name: 'old client GET /ask JSON', direct: `/ask?query=${Q}&streaming=false`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&streaming=false`) },
-  { name: 'old client generate', direct: `/ask?query=${Q}&generate_mode=generate`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=generate`) },
+  { name: 'old client generate', direct: `/ask?query=${Q}&generate_mode=generate`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=generate`), scored: false },
   { name: 'server /mcp (transport: mcp)', direct: `POST /mcp tools/call ask`, ask: v055('nlweb-mcp', { query: { text: Q }, prefer: { streaming: false, mode: 'list, summarize' } }) },
 ];
 
