@@ -203,3 +203,28 @@ describe('LegacyFrameReader, the real NLWeb server', () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe('LegacyFrameReader, the real NLWeb server\'s non-streaming object', () => {
+  const headers = { license: { message: 'MIT' }, data_retention: { message: '1 day' }, ui_component: { message: 'x' }, query_id: '' };
+
+  it('regression: generate\'s answer (under "nlws") was not read from the object; it is the summary and its items', () => {
+    const { events } = readAll([{ ...headers, nlws: { answer: 'Two chilis.', items: [item(1)] } }]);
+    expect(events).toEqual([
+      { type: 'result', item: { '@type': 'SearchSummary', text: 'Two chilis.' } },
+      { type: 'result', item: expect.objectContaining({ '@type': 'Recipe', name: 'Item 1' }) },
+    ]);
+  });
+
+  it('regression: item_details and the rewritten query under their keys were not read', () => {
+    const { events, reader } = readAll([
+      { ...headers, decontextualized_query: { decontextualized_query: 'pie (following soup)', original_query: 'pie' }, tool_selection: { selected_tool: 'details' }, item_details: { name: 'Pie', details: 'flour', url: 'https://ex.org/pie', score: 95, schema_object: { '@type': 'Recipe' } } },
+    ]);
+    expect(reader.decontextualizedQuery).toBe('pie (following soup)');
+    expect(events).toEqual([{ type: 'result', item: expect.objectContaining({ name: 'Pie', description: 'flour', score: 95 }) }]);
+  });
+
+  it('reads results and the summary as before, and no header becomes a result', () => {
+    const { events } = readAll([{ ...headers, asking_sites: { message: 'Asking A' }, results: [item(1), item(2)], summary: { message: 'Two.' } }]);
+    expect(events.map((e) => (e.type === 'result' ? e.item['@type'] : e.type))).toEqual(['SearchSummary', 'Recipe', 'Recipe']);
+  });
+});

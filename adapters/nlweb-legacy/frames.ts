@@ -23,6 +23,13 @@ const SILENT_TYPES = new Set([
   'retrieval_count', 'license', 'data_retention', 'ui_component',
 ]);
 
+/**
+ * Message types read from under their own key in a non-streaming object, in this order (the
+ * rewritten query first, for `start`). `summary` and `results` are read on their own; the
+ * deployment headers (`license`, ...) and `tool_selection`, `asking_sites` are left, on purpose.
+ */
+const KEYED_TYPES = ['decontextualized_query', 'nlws', 'item_details', 'ask_user', 'no_results', 'error'] as const;
+
 /** Maps the `status` of a legacy `error` frame to a gateway code; anything else is the upstream's fault. */
 function errorCode(status: unknown): ErrorCode {
   const s = typeof status === 'string' ? Number(status) : status;
@@ -132,10 +139,19 @@ export class LegacyFrameReader {
     return this.items(frame.results);
   }
 
-  /** A frame with no `message_type`: the non-streaming object (`results`, `summary.message`) in a stream. */
+  /**
+   * A frame with no `message_type`: the non-streaming object (`results`, `summary.message`). Microsoft's
+   * NLWeb builds it from its stream: `results` gathers the batches, every other message sits under
+   * its `message_type` without that field (the last of a type wins), its headers as `{message}`.
+   */
   private bare(frame: Json): AgentEvent[] {
+    const events: AgentEvent[] = [];
+    for (const key of KEYED_TYPES) {
+      const value = frame[key];
+      if (isObject(value) && !this.done) events.push(...this.push({ ...value, message_type: key }));
+    }
     const summary = isObject(frame.summary) ? text(frame.summary.message) : text(frame.summary);
-    return [...this.summary(summary), ...this.items(frame.results)];
+    return [...events, ...this.summary(summary), ...this.items(frame.results)];
   }
 
   private items(list: unknown): AgentEvent[] {

@@ -22,6 +22,8 @@ describe('the fake OpenAI answers in the shapes NLWeb parses', () => {
     expect(answerFor(schema, TOOL('search', 'vegan chili')).score).toBe(90);
     expect(answerFor(schema, TOOL('details', 'vegan chili')).score).toBe(10);
     expect(answerFor(schema, TOOL('details', 'ingredients of Pumpkin Pie'))).toEqual({ score: 95, item_name: 'Pumpkin Pie', details_requested: 'ingredients' });
+    // The accompaniment and ensemble prompts say "whether this tool is appropriate": never chosen.
+    expect(answerFor({ score: 'integer between 0 and 100' }, `The user has the following query: vegan ones?.\n Assign a score from 0 to 100 for whether this tool is appropriate.\n`).score).toBe(5);
   });
 
   it('rewrites a follow-up with the previous queries, and leaves a first query alone', () => {

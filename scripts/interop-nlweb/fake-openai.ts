@@ -105,7 +105,7 @@ export function answerFor(schema: Record<string, unknown>, prompt: string): Reco
       // Tool selection: search for everything but an explicit "ingredients of X", which NLWeb's
       // details tool answers with an item_details message.
       const details = DETAILS.test(query);
-      out.score = /details/.test(tool) ? (details ? 95 : 10) : /search/.test(tool) || tool === '' ? (details ? 40 : 90) : 5;
+      out.score = /details/.test(tool) ? (details ? 95 : 10) : /search/.test(tool) ? (details ? 40 : 90) : 5;
       if ('item_name' in schema) out.item_name = query.replace(/^.*?\b(?:of|for|in)\s+/i, '');
       if ('details_requested' in schema) out.details_requested = DETAILS.exec(query)?.[1] ?? '';
     } else {

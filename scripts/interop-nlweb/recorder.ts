@@ -34,6 +34,7 @@ export async function startRecorder(upstream: string): Promise<Recorder> {
           method: req.method ?? 'GET',
           path: url.pathname,
           query: queryOf(url),
+          ...(req.headers.accept ? { accept: req.headers.accept } : {}),
           ...(body.length ? { body: body.toString('utf8') } : {}),
           status: upRes.statusCode ?? 0,
           contentType: String(upRes.headers['content-type'] ?? ''),

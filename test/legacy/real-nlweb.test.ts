@@ -69,6 +69,17 @@ const EXPECT: Record<string, (s: Seen) => void> = {
     expect(s.text).toBe('An answer to "vegan chili" drawn from 3 recipes.');
     expect(s.items[0]).toMatchObject({ name: CHILI.name, url: CHILI.url, description: 'Used in the answer to "vegan chili".' });
   },
+  // The server's one-piece JSON (agent `streaming: false`). Regression: the gateway offered SSE in
+  // Accept there too, and the real server then streamed only `complete`: every answer was empty.
+  'upstream JSON summarize': (s) => {
+    expect(s.items[0]).toEqual(CHILI);
+    expect(s.text).toBe(SUMMARY);
+  },
+  'upstream JSON two turns': (s) => expect(s.decontextualized).toBe('vegan ones? (following pumpkin pie)'),
+  'upstream JSON item details': (s) => {
+    expect(s.items).toEqual([expect.objectContaining({ name: 'Pumpkin Pie', score: 95, description: 'Details of Pumpkin Pie: see the recipe' })]);
+  },
+  'upstream JSON generate': (s) => expect(s.text).toBe('An answer to "vegan chili" drawn from 3 recipes.'),
   'server /mcp (transport: mcp)': (s) => {
     expect(s.items[0]).toEqual(CHILI);
     expect(s.text).toBe(SUMMARY);

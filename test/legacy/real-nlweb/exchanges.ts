@@ -12,6 +12,8 @@ export const Exchange = z.object({
   path: z.string(),
   /** The query string's parameters; a repeated one as a list. */
   query: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+  /** The request's Accept header: Microsoft's NLWeb streams whenever it offers text/event-stream. */
+  accept: z.string().optional(),
   /** The request body as text (JSON-RPC for /mcp), when there was one. */
   body: z.string().optional(),
   status: z.number().int(),
@@ -43,10 +45,14 @@ function rpcKey(body: string | undefined): string {
   }
 }
 
-/** The key a request is matched on: method, path, the answer-choosing parameters, the RPC call. */
-export function exchangeKey(e: Pick<Exchange, 'method' | 'path' | 'query' | 'body'>): string {
+/**
+ * The key a request is matched on: method, path, the answer-choosing parameters, the RPC call, and
+ * whether it offered SSE (which changes the real server's answer).
+ */
+export function exchangeKey(e: Pick<Exchange, 'method' | 'path' | 'query' | 'body' | 'accept'>): string {
   const q = Object.fromEntries(KEY_PARAMS.filter((k) => k in e.query).map((k) => [k, e.query[k]]));
-  return JSON.stringify([e.method, e.path, q, e.path.startsWith('/mcp') ? rpcKey(e.body) : '']);
+  const sse = (e.accept ?? '').includes('text/event-stream');
+  return JSON.stringify([e.method, e.path, q, e.path.startsWith('/mcp') ? rpcKey(e.body) : '', sse]);
 }
 
 /** Query parameters of a URL, a repeated one as a list. */

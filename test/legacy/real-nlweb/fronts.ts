@@ -72,14 +72,14 @@ async function v055Sse(gw: string, body: Item): Promise<Seen> {
   return seen;
 }
 
-async function twoTurns(gw: string): Promise<Seen> {
-  const first = (await (await post(`${gw}/agents/nlweb/ask`, { query: { text: 'pumpkin pie' }, prefer: { streaming: false } })).json()) as Item;
-  const res = await post(`${gw}/agents/nlweb/ask`, { query: { text: 'vegan ones?' }, prefer: { streaming: false }, meta: { session_context: first._meta.session_context } });
+async function twoTurns(gw: string, agent = 'nlweb'): Promise<Seen> {
+  const first = (await (await post(`${gw}/agents/${agent}/ask`, { query: { text: 'pumpkin pie' }, prefer: { streaming: false } })).json()) as Item;
+  const res = await post(`${gw}/agents/${agent}/ask`, { query: { text: 'vegan ones?' }, prefer: { streaming: false }, meta: { session_context: first._meta.session_context } });
   return fromV055((await res.json()) as Item);
 }
 
-async function oldClient(gw: string, params: string): Promise<Seen> {
-  const res = await fetch(`${gw}/agents/nlweb/ask?${params}`);
+async function oldClient(gw: string, params: string, agent = 'nlweb'): Promise<Seen> {
+  const res = await fetch(`${gw}/agents/${agent}/ask?${params}`);
   const text = await res.text();
   const frames = text.trimStart().startsWith('{') ? [JSON.parse(text) as Item] : parseSseText(text).map((f) => f.data as Item);
   const seen: Seen = { items: [], notes: [] };
@@ -157,6 +157,11 @@ export const FRONTS: Front[] = [
   { name: 'old client GET /ask SSE', direct: `/ask?query=${Q}&generate_mode=summarize`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=summarize`) },
   { name: 'old client GET /ask JSON', direct: `/ask?query=${Q}&streaming=false`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&streaming=false`) },
   { name: 'old client generate', direct: `/ask?query=${Q}&generate_mode=generate`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=generate`), scored: false },
+  // The same server asked for its one-piece JSON (agent `streaming: false`).
+  { name: 'upstream JSON summarize', direct: `/ask?query=${Q}&generate_mode=summarize&streaming=false`, ask: v055('nlweb-json', { query: { text: Q }, prefer: { streaming: false, mode: 'list, summarize' } }) },
+  { name: 'upstream JSON two turns', direct: `/ask?query=vegan ones?&prev=pumpkin pie&streaming=false`, ask: (gw) => twoTurns(gw, 'nlweb-json') },
+  { name: 'upstream JSON item details', direct: `/ask?query=ingredients of Pumpkin Pie&streaming=false`, ask: v055('nlweb-json', { query: { text: 'ingredients of Pumpkin Pie' } }) },
+  { name: 'upstream JSON generate', direct: `/ask?query=${Q}&generate_mode=generate&streaming=false`, ask: (gw) => oldClient(gw, `query=${encodeURIComponent(Q)}&generate_mode=generate`, 'nlweb-json'), scored: false },
   { name: 'server /mcp (transport: mcp)', direct: `POST /mcp tools/call ask`, ask: v055('nlweb-mcp', { query: { text: Q }, prefer: { streaming: false, mode: 'list, summarize' } }) },
 ];
 
@@ -164,6 +169,7 @@ export const FRONTS: Front[] = [
 export function gatewayAgents(url: string): Array<Record<string, unknown>> {
   return [
     { name: 'nlweb', kind: 'nlweb-legacy', url },
+    { name: 'nlweb-json', kind: 'nlweb-legacy', url, streaming: false },
     { name: 'nlweb-mcp', kind: 'nlweb-legacy', url, transport: 'mcp' },
   ];
 }

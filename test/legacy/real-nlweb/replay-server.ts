@@ -47,7 +47,7 @@ export async function startReplayServer(recording: Recording = loadRecording()):
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? Buffer.concat(chunks).toString('utf8') : undefined;
     const url = new URL(req.url ?? '/', 'http://replay');
-    const key = exchangeKey({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), body });
+    const key = exchangeKey({ method: req.method ?? 'GET', path: url.pathname, query: queryOf(url), body, accept: req.headers.accept });
     const list = byKey.get(key);
     if (!list) {
       misses.push(key);
