@@ -180,6 +180,7 @@ export async function startFakeOpenAI(port = 0): Promise<FakeOpenAI> {
         const messages = b.messages ?? [];
         const prompt = messages.filter((m: any) => m.role === 'user').map((m: any) => m.content).join('\n') + '\n';
         const content = JSON.stringify(answerFor(schemaOf(messages), prompt));
+        // FAKE_OPENAI_LOG=<file>: every prompt and answer, to see what NLWeb asked when a row fails.
         if (process.env.FAKE_OPENAI_LOG) appendFileSync(process.env.FAKE_OPENAI_LOG, JSON.stringify({ messages, content }) + '\n');
         return send(200, {
           id: `chatcmpl-${counts.chat}`,
