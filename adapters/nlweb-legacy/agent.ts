@@ -79,8 +79,8 @@ export class NlwebLegacyAgent implements Agent {
   private async *askFrames(params: LegacyParams, query: URLSearchParams, ctx: CallContext): AsyncGenerator<unknown> {
     const res =
       this.config.method === 'POST'
-        ? await this.post('/ask', undefined, toJsonBody(params), ctx.signal, ctx)
-        : await this.http.request({ url: `${this.config.url}/ask?${query}`, method: 'GET', headers: this.headers(ctx), ...this.callOptions(ctx.signal, ctx) });
+        ? await this.post('/ask', undefined, toJsonBody(params), ctx.signal, ctx, params.streaming)
+        : await this.http.request({ url: `${this.config.url}/ask?${query}`, method: 'GET', headers: this.headers(ctx, params.streaming), ...this.callOptions(ctx.signal, ctx) });
     if (!res.ok) res.cancel();
     assertUpstreamOk(res, this.name);
     yield* replyFrames(res, this.name, ctx.signal);
@@ -91,7 +91,7 @@ export class NlwebLegacyAgent implements Agent {
     try {
       const viaMcp = this.mcp ? await this.mcp.listSites(signal) : undefined;
       if (viaMcp) return viaMcp;
-      const res = await this.http.request({ url: `${this.config.url}/sites?streaming=false`, headers: this.headers(), signal });
+      const res = await this.http.request({ url: `${this.config.url}/sites?streaming=false`, headers: this.headers(undefined, false), signal });
       if (!res.ok) res.cancel();
       assertUpstreamOk(res, this.name);
       for await (const frame of replyFrames(res, this.name, signal)) {
@@ -104,8 +104,8 @@ export class NlwebLegacyAgent implements Agent {
     return undefined;
   }
 
-  private post(path: string, query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext): Promise<UpstreamResponse> {
-    const headers = this.headers(ctx);
+  private post(path: string, query: URLSearchParams | undefined, body: unknown, signal: AbortSignal, ctx?: CallContext, stream = true): Promise<UpstreamResponse> {
+    const headers = this.headers(ctx, stream);
     headers['content-type'] = 'application/json';
     const url = `${this.config.url}${path}${query ? `?${query}` : ''}`;
     return this.http.request({ url, method: 'POST', headers, body: JSON.stringify(body), ...this.callOptions(signal, ctx) });
@@ -119,10 +119,12 @@ export class NlwebLegacyAgent implements Agent {
    * The configured headers (the gateway's own credentials), plus the client's `Authorization` only
    * when the core handed it over (`forwardCredentials: true`). Nothing else from the client goes upstream.
    */
-  private headers(ctx?: CallContext): Record<string, string> {
+  private headers(ctx: CallContext | undefined, stream: boolean): Record<string, string> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.config.headers ?? {})) headers[k.toLowerCase()] = v;
-    headers.accept = 'text/event-stream, application/json';
+    // Only a streamed ask offers SSE. Microsoft's NLWeb streams whenever Accept names
+    // text/event-stream, and with `streaming=false` beside it sends only `complete`: the answer is lost.
+    headers.accept = stream ? 'text/event-stream, application/json' : 'application/json';
     if (ctx?.credentials?.authorization) headers.authorization = ctx.credentials.authorization;
     return headers;
   }

@@ -162,3 +162,69 @@ describe('LegacyFrameReader properties', () => {
     );
   });
 });
+
+/** Frames as Microsoft's NLWeb server (commit 8612638) sends them (test/legacy/real-nlweb). */
+describe('LegacyFrameReader, the real NLWeb server', () => {
+  it('regression: generate mode sent its answer twice (nlws with items [] then with items) and the client got two summaries', () => {
+    const { events } = readAll([
+      { message_type: 'nlws', answer: 'Two chilis.', items: [], query_id: '' },
+      { message_type: 'nlws', answer: 'Two chilis.', items: [item(1)], query_id: '' },
+      { message_type: 'complete' },
+    ]);
+    expect(events.filter((e) => e.type === 'result' && e.item['@type'] === 'SearchSummary')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'result' && e.item['@type'] === 'Recipe')).toHaveLength(1);
+  });
+
+  it('regression: item_details frames (the details tool) were dropped as unknown; they are items with the details as description', () => {
+    const { events, logged } = readAll([
+      { message_type: 'tool_selection', selected_tool: 'details', score: 95 },
+      { message_type: 'intermediate_message', message: 'Searching for Pumpkin Pie' },
+      { message_type: 'item_details', name: 'Pumpkin Pie', details: 'pumpkin, sugar, eggs', score: 90, explanation: '', url: 'https://ex.org/pie', site: 'bakingbook', schema_object: { '@type': 'Recipe', name: 'Pumpkin Pie' } },
+      { message_type: 'item_details', name: 'Pecan Pie', details: { ingredients: ['pecans'] }, score: 40, url: 'https://ex.org/pecan', schema_object: { '@type': 'Recipe' } },
+      { message_type: 'complete' },
+    ]);
+    expect(events).toEqual([
+      { type: 'result', item: { '@type': 'Recipe', '@id': 'https://ex.org/pie', url: 'https://ex.org/pie', name: 'Pumpkin Pie', site: 'bakingbook', description: 'pumpkin, sugar, eggs', score: 90 } },
+      { type: 'result', item: expect.objectContaining({ name: 'Pecan Pie', description: '{"ingredients":["pecans"]}', score: 40 }) },
+    ]);
+    expect(logged).toEqual([]);
+  });
+
+  it('drops the deployment headers and retrieval counts on purpose, without logging them as unknown', () => {
+    const { events, logged } = readAll([
+      { message_type: 'retrieval_count', query: 'q', site: 'all', count: 30, requested_count: 50, query_id: '' },
+      { message_type: 'license', content: 'MIT' },
+      { message_type: 'data_retention', content: '1 day' },
+      { message_type: 'ui_component', content: 'x' },
+      { message_type: 'result_batch', results: [item(1)] },
+      { message_type: 'complete' },
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['result']);
+    expect(logged).toEqual([]);
+  });
+});
+
+describe('LegacyFrameReader, the real NLWeb server\'s non-streaming object', () => {
+  const headers = { license: { message: 'MIT' }, data_retention: { message: '1 day' }, ui_component: { message: 'x' }, query_id: '' };
+
+  it('regression: generate\'s answer (under "nlws") was not read from the object; it is the summary and its items', () => {
+    const { events } = readAll([{ ...headers, nlws: { answer: 'Two chilis.', items: [item(1)] } }]);
+    expect(events).toEqual([
+      { type: 'result', item: { '@type': 'SearchSummary', text: 'Two chilis.' } },
+      { type: 'result', item: expect.objectContaining({ '@type': 'Recipe', name: 'Item 1' }) },
+    ]);
+  });
+
+  it('regression: item_details and the rewritten query under their keys were not read', () => {
+    const { events, reader } = readAll([
+      { ...headers, decontextualized_query: { decontextualized_query: 'pie (following soup)', original_query: 'pie' }, tool_selection: { selected_tool: 'details' }, item_details: { name: 'Pie', details: 'flour', url: 'https://ex.org/pie', score: 95, schema_object: { '@type': 'Recipe' } } },
+    ]);
+    expect(reader.decontextualizedQuery).toBe('pie (following soup)');
+    expect(events).toEqual([{ type: 'result', item: expect.objectContaining({ name: 'Pie', description: 'flour', score: 95 }) }]);
+  });
+
+  it('reads results and the summary as before, and no header becomes a result', () => {
+    const { events } = readAll([{ ...headers, asking_sites: { message: 'Asking A' }, results: [item(1), item(2)], summary: { message: 'Two.' } }]);
+    expect(events.map((e) => (e.type === 'result' ? e.item['@type'] : e.type))).toEqual(['SearchSummary', 'Recipe', 'Recipe']);
+  });
+});

@@ -11,11 +11,24 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const text = (...values: unknown[]): string | undefined =>
   values.find((v): v is string => typeof v === 'string' && v.trim().length > 0);
 
-/** Frame types that carry nothing for a client (progress chatter, headers, echoes). */
+/**
+ * Frame types that carry nothing for a client (progress chatter, headers, echoes), dropped on
+ * purpose. Microsoft's NLWeb server (commit 8612638) also streams `retrieval_count` (how many items
+ * the vector search gave the ranker), and its configured `headers` as `license`, `data_retention`
+ * and `ui_component` frames before every answer: texts about the deployment, not the answer.
+ */
 const SILENT_TYPES = new Set([
   'api_version', 'header', 'query', 'remember', 'asking_sites', 'site_querying', 'site_complete',
   'intermediate_message', 'tool_selection', 'query_analysis', 'status', 'conversation_created',
+  'retrieval_count', 'license', 'data_retention', 'ui_component',
 ]);
+
+/**
+ * Message types read from under their own key in a non-streaming object, in this order (the
+ * rewritten query first, for `start`). `summary` and `results` are read on their own; the
+ * deployment headers (`license`, ...) and `tool_selection`, `asking_sites` are left, on purpose.
+ */
+const KEYED_TYPES = ['decontextualized_query', 'nlws', 'item_details', 'ask_user', 'no_results', 'error'] as const;
 
 /** Maps the `status` of a legacy `error` frame to a gateway code; anything else is the upstream's fault. */
 function errorCode(status: unknown): ErrorCode {
@@ -47,6 +60,8 @@ export class LegacyFrameReader {
   /** Whether any frame at all arrived (an empty reply is an upstream failure, not an empty answer). */
   sawFrame = false;
   private awaitingError = false;
+  /** Summary texts already passed on: NLWeb's generate mode sends its answer twice (see nlws). */
+  private readonly summaries = new Set<string>();
 
   constructor(
     private readonly agent: string,
@@ -71,7 +86,10 @@ export class LegacyFrameReader {
       case 'summary':
         return this.summary(text(frame.message, frame.content, frame.summary));
       case 'nlws':
+        // NLWeb's generate mode sends the answer first with `items: []`, then again with its items.
         return [...this.summary(text(frame.answer)), ...this.items(frame.items)];
+      case 'item_details':
+        return this.details(frame);
       case 'decontextualized_query':
         this.decontextualizedQuery = text(frame.decontextualized_query, frame.query) ?? this.decontextualizedQuery;
         return [];
@@ -121,10 +139,19 @@ export class LegacyFrameReader {
     return this.items(frame.results);
   }
 
-  /** A frame with no `message_type`: the non-streaming object (`results`, `summary.message`) in a stream. */
+  /**
+   * A frame with no `message_type`: the non-streaming object (`results`, `summary.message`). Microsoft's
+   * NLWeb builds it from its stream: `results` gathers the batches, every other message sits under
+   * its `message_type` without that field (the last of a type wins), its headers as `{message}`.
+   */
   private bare(frame: Json): AgentEvent[] {
+    const events: AgentEvent[] = [];
+    for (const key of KEYED_TYPES) {
+      const value = frame[key];
+      if (isObject(value) && !this.done) events.push(...this.push({ ...value, message_type: key }));
+    }
     const summary = isObject(frame.summary) ? text(frame.summary.message) : text(frame.summary);
-    return [...this.summary(summary), ...this.items(frame.results)];
+    return [...events, ...this.summary(summary), ...this.items(frame.results)];
   }
 
   private items(list: unknown): AgentEvent[] {
@@ -142,7 +169,20 @@ export class LegacyFrameReader {
   }
 
   private summary(value: string | undefined): AgentEvent[] {
-    return value === undefined ? [] : [{ type: 'result', item: summaryItem(value) }];
+    if (value === undefined || this.summaries.has(value)) return [];
+    this.summaries.add(value);
+    return [{ type: 'result', item: summaryItem(value) }];
+  }
+
+  /**
+   * `item_details` (NLWeb's details tool: "ingredients of X"): one item with the details the user
+   * asked for in `details` (a text, or an object when the model answered with one). The details
+   * are the answer, so they become the item's `description`, where the ranker's explanation goes.
+   */
+  private details(frame: Json): AgentEvent[] {
+    const details = typeof frame.details === 'string' ? frame.details : isObject(frame.details) ? JSON.stringify(frame.details) : undefined;
+    const item = legacyItemToResult({ ...frame, description: text(details, frame.explanation, frame.description) });
+    return item ? [{ type: 'result', item }] : [];
   }
 
   private fail(code: ErrorCode, upstreamMessage: unknown): AgentEvent[] {

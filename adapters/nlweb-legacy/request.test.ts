@@ -57,6 +57,11 @@ describe('buildLegacyParams', () => {
     expect(legacyMode('list,summarize')).toBe('summarize');
     expect(legacyMode('summarize, generate')).toBe('generate');
   });
+
+  it('sends generate when an old client asked for it (prefer.generate_mode, issue 26)', () => {
+    const params = buildLegacyParams({ query: { text: 'q' }, prefer: { mode: 'list, summarize', generate_mode: 'generate' } }, ctx(), { streaming: true, maxPrev: 10 });
+    expect(params.mode).toBe('generate');
+  });
 });
 
 describe('mergePrev', () => {

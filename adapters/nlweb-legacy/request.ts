@@ -63,7 +63,8 @@ export function buildLegacyParams(request: AskRequest, ctx: CallContext, opts: {
     site: querySites(request.query),
     prev: mergePrev(request, ctx, opts.maxPrev),
     streaming: opts.streaming,
-    mode: legacyMode(request.prefer?.mode),
+    // `prefer.generate_mode: "generate"`: an old client's generate, passed on (nlweb-legacy-http).
+    mode: request.prefer?.generate_mode === 'generate' ? 'generate' : legacyMode(request.prefer?.mode),
     query_id: ctx.requestId,
   };
   if (decontextualized) params.decontextualized_query = decontextualized;

@@ -92,3 +92,11 @@ describe('legacy GET /ask parameters', () => {
     );
   });
 });
+
+describe('generate from an old client (issue 26)', () => {
+  it('is asked as a summary, with prefer.generate_mode for agents that speak the legacy API', () => {
+    const request = toAskRequest(parseLegacyAsk(q('query=x&generate_mode=generate')), true);
+    expect(request.prefer).toEqual({ streaming: true, mode: 'list, summarize', generate_mode: 'generate' });
+    expect(toAskRequest(parseLegacyAsk(q('query=x&generate_mode=summarize')), true).prefer).toEqual({ streaming: true, mode: 'list, summarize' });
+  });
+});

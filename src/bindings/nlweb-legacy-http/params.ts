@@ -76,6 +76,11 @@ export function toV055Mode(params: LegacyAskParams): string {
   return mode === 'summarize' || mode === 'generate' ? 'list, summarize' : 'list';
 }
 
+/** Whether the old client asked for the RAG answer (`generate_mode=generate`, or `mode=generate`). */
+export function wantsGenerate(params: LegacyAskParams): boolean {
+  return (params.generate_mode ?? params.mode ?? '').trim().toLowerCase() === 'generate';
+}
+
 /** Maps a legacy ask to the canonical v0.55 request (3.1-3.4). */
 export function toAskRequest(params: LegacyAskParams, streaming: boolean): AskRequest {
   const query: AskRequest['query'] = { text: params.query };
@@ -88,7 +93,11 @@ export function toAskRequest(params: LegacyAskParams, streaming: boolean): AskRe
   const context: Record<string, unknown> = {};
   if (params.prev.length > 0) context.prev = params.prev;
   if (params.decontextualized_query?.trim()) context.decontextualized_query = params.decontextualized_query.trim();
-  const request: AskRequest = { query, prefer: { streaming, mode: toV055Mode(params) } };
+  const prefer: AskRequest['prefer'] = { streaming, mode: toV055Mode(params) };
+  // v0.55 has no generate mode, so every agent answers it with a summary; an agent that speaks the
+  // legacy API itself (nlweb-legacy) reads this extension and asks its server for the real thing.
+  if (wantsGenerate(params)) prefer.generate_mode = 'generate';
+  const request: AskRequest = { query, prefer };
   if (params.start_num !== undefined && Number.isInteger(params.start_num) && params.start_num > 0) request.meta = { start_num: params.start_num };
   if (Object.keys(context).length > 0) request.context = context;
   // A late-2025 client sends back the conversation_id it was given: the gateway's conversation.
