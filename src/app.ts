@@ -116,7 +116,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   }
 
   // The web console (src/console): its capture marker runs before the bindings, after the edge.
-  const webConsole = consoleEnabled(config) ? createConsole(config, gateway) : undefined;
+  const webConsole = consoleEnabled(config) ? createConsole(config, gateway, edge.publicBase) : undefined;
   if (webConsole) {
     app.use('*', webConsole.marker);
     app.route('/', webConsole.routes);
