@@ -15,7 +15,8 @@ import { createGateway } from './core/gateway.ts';
 import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
 import { createLogger, type Logger } from './base/logger.ts';
-import './bindings/credentials.ts';
+// Type-only: the Hono context variables the bindings set (declaration merging, nothing runs).
+import type {} from './bindings/credentials.ts';
 import { publishRejection } from './core/core-events.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/store.ts';
