@@ -72,7 +72,7 @@ export async function composeNlgate(config: GatewayConfig, opts: AppOptions & { 
     if (!below) return notMounted(mount);
     return inner.fetch(below, mountedEnv(env, mount), executionCtx as never);
   };
-  const fetch = async (request: Request, env?: unknown, executionCtx?: unknown) => handle(request, env, basePath, executionCtx);
+  const fetchHandler = async (request: Request, env?: unknown, executionCtx?: unknown) => handle(request, env, basePath, executionCtx);
 
   // As a sub-app: one route taking everything; the mount is where the host routed it (hono/route).
   const app = new Hono();
@@ -92,7 +92,7 @@ export async function composeNlgate(config: GatewayConfig, opts: AppOptions & { 
     { overrideGlobalObjects: false },
   );
   const { app: _inner, close, ...rest } = gw;
-  return { ...rest, app, fetch, nodeHandler: (req, res) => listener(req, res), close };
+  return { ...rest, app, fetch: fetchHandler, nodeHandler: (req, res) => listener(req, res), close };
 }
 
 /**

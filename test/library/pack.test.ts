@@ -49,7 +49,8 @@ beforeAll(async () => {
   for (const e of EXAMPLES) cpSync(join(REPO_ROOT, 'examples/library', e), join(scratch, e), { recursive: true });
   await Promise.all(
     EXAMPLES.map(async (e) => {
-      const listening = await spawnListening(['app.ts'], { PORT: '0', LOG_LEVEL: 'warn' }, join(scratch, e));
+      // Node runs the TypeScript examples as is from 22.18 on; 22.15-22.17 (engines' minimum) need the flag.
+      const listening = await spawnListening(['--experimental-strip-types', '--disable-warning=ExperimentalWarning', 'app.ts'], { PORT: '0', LOG_LEVEL: 'warn' }, join(scratch, e));
       servers.set(e, { ...listening, url: `${listening.url}/gateway` });
     }),
   );

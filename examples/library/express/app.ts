@@ -1,5 +1,5 @@
 // An Express application that offers its FAQ on NLWeb, NLIP, MCP, A2A and webtools under /gateway
-// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is).
+// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is; on 22.15-22.17 add --experimental-strip-types).
 // nlgate reads the request body itself: mount it before any body parser (express.json()).
 import express from 'express';
 import { createNlgate, functionAgent } from 'nlgate';

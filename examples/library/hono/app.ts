@@ -1,5 +1,5 @@
 // A Hono application that offers its FAQ on NLWeb, NLIP, MCP, A2A and webtools under /gateway
-// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is), then
+// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is; on 22.15-22.17 add --experimental-strip-types), then
 // curl -X POST localhost:3000/gateway/ask -H 'content-type: application/json' -d '{"query":{"text":"returns"}}'
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';

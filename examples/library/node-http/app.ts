@@ -1,5 +1,5 @@
 // A plain node:http server that offers its FAQ on NLWeb, NLIP, MCP, A2A and webtools under /gateway
-// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is).
+// (docs/library.md). Run: node app.ts (Node 22.18+ runs TypeScript as is; on 22.15-22.17 add --experimental-strip-types).
 // node:http has no router: `basePath` tells nlgate the prefix its requests arrive with.
 import { createServer } from 'node:http';
 import { createNlgate, functionAgent } from 'nlgate';
