@@ -76,10 +76,10 @@ describe('the packed package', () => {
   });
 
   it('starts nothing when imported', async () => {
-    // Handles (timers, sockets, servers) open after the import that were not open before it; stdout
-    // and stderr are opened first (a dependency asking whether they are terminals opens them), and
-    // the module loader's own file reads are let finish.
-    const script = "process.stdout; process.stderr; const before = process.getActiveResourcesInfo(); await import('nlgate'); await new Promise((r) => setTimeout(r, 100)); const after = process.getActiveResourcesInfo(); before.forEach((h) => after.splice(after.indexOf(h), 1)); console.log(JSON.stringify(after));";
+    // Handles (timers, sockets, servers) open after the import that were not open before it. The
+    // stdio streams are opened first (Node 22 opens them all when any module imports `node:process`),
+    // and the module loader's own file reads are let finish.
+    const script = "process.stdin; process.stdout; process.stderr; const before = process.getActiveResourcesInfo(); await import('nlgate'); await new Promise((r) => setTimeout(r, 100)); const after = process.getActiveResourcesInfo(); before.forEach((h) => after.splice(after.indexOf(h), 1)); console.log(JSON.stringify(after));";
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: scratch });
     expect(JSON.parse(stdout)).toEqual([]);
   });
