@@ -11,6 +11,7 @@ describe('mount paths', () => {
     expect(normalizeMount('/gateway/')).toBe('/gateway');
     expect(normalizeMount('/')).toBe('');
     expect(normalizeMount(undefined)).toBe('');
+    expect(pathBelow('/t/a%20b/gw/ask', '/t/a b/gw')).toBe('/ask');
     for (const bad of ['gateway', '//evil.example', '/a b', '/x?y', '/x#y', 'http://x/y']) expect(() => normalizeMount(bad), bad).toThrow(/basePath/);
   });
 
@@ -20,6 +21,7 @@ describe('mount paths', () => {
         expect(pathBelow(`${mount}${path === '/' ? '' : path}`, mount)).toBe(path);
         expect(pathBelow(`${mount}x${path}`, mount)).toBeUndefined();
         expect(pathBelow(path, '')).toBe(path);
+        expect(pathBelow(`${mount}${path}`.split('/').map(encodeURIComponent).join('/'), mount)).toBe(path.split('/').map(encodeURIComponent).join('/'));
       }),
     );
   });

@@ -10,14 +10,27 @@ import type { Context } from 'hono';
 /** The env key carrying the mount path of a request ('' at the root). */
 export const MOUNT_ENV_KEY = 'nlgateMount';
 
-/** `/gateway/` → `/gateway`, `/` or undefined → ''; throws on a path that is not a plain absolute path. */
+/** A mount path as a router reported it, without trailing slashes (`/` is the root: ''). */
+export function trimMount(path: string | undefined): string {
+  return (path ?? '').replace(/\/+$/, '');
+}
+
+/** `/gateway/` → `/gateway`, `/` or undefined → ''; throws on a path that is not a plain absolute path (the `basePath` option). */
 export function normalizeMount(path: string | undefined): string {
   if (path === undefined || path === '' || path === '/') return '';
   if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(path) || path.includes('//')) {
     throw new TypeError(`basePath must be an absolute URL path such as "/gateway" (got ${JSON.stringify(path)})`);
   }
-  return path.replace(/\/+$/, '');
+  return trimMount(path);
 }
+
+const decoded = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
 
 /** The mount path of the request being handled ('' when the gateway answers at the root). */
 export function mountOf(c: Context): string {
@@ -27,13 +40,17 @@ export function mountOf(c: Context): string {
 }
 
 /**
- * The path of `url` below `mount`, or undefined when it is not below it (`/gateway/ask` under
- * `/gateway` is `/ask`; `/gateway` itself is `/`; `/gatewayx` is not below it).
+ * The path of `pathname` below `mount`, or undefined when it is not below it (`/gateway/ask` under
+ * `/gateway` is `/ask`; `/gateway` itself is `/`; `/gatewayx` is not below it). Compared segment by
+ * segment, percent-decoded: a router reports a mount with its parameters decoded (`/t/a b/gw`).
  */
 export function pathBelow(pathname: string, mount: string): string | undefined {
   if (mount === '') return pathname;
-  if (pathname === mount) return '/';
-  return pathname.startsWith(`${mount}/`) ? pathname.slice(mount.length) : undefined;
+  const want = mount.split('/');
+  const have = pathname.split('/');
+  if (have.length < want.length) return undefined;
+  for (let i = 1; i < want.length; i++) if (have[i] !== want[i] && decoded(have[i]!) !== want[i]) return undefined;
+  return `/${have.slice(want.length).join('/')}`;
 }
 
 /** The same request with `mount` removed from its path (body, headers, signal carried over). */

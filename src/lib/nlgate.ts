@@ -13,7 +13,7 @@ import { createApp, type AppOptions, type GatewayApp } from '../app.ts';
 import { createLogger, type Logger } from '../base/logger.ts';
 import { parseConfig } from '../config/load.ts';
 import type { GatewayConfig, GatewayConfigInput } from '../config/schema.ts';
-import { mountedEnv, normalizeMount, unmountedRequest } from '../edge/mount.ts';
+import { mountedEnv, normalizeMount, trimMount, unmountedRequest } from '../edge/mount.ts';
 
 /** The adapter kinds a library gateway knows: the YAML kinds plus `function`. */
 export const libraryAdapters = [...builtinAdapters, functionAdapter];
@@ -77,7 +77,7 @@ export async function composeNlgate(config: GatewayConfig, opts: AppOptions & { 
   // As a sub-app: one route taking everything; the mount is where the host routed it (hono/route).
   const app = new Hono();
   app.all('*', (c) => {
-    const mount = normalizeMount(routeBasePath(c)) || basePath;
+    const mount = trimMount(routeBasePath(c)) || basePath;
     return handle(c.req.raw, c.env, mount, executionCtxOf(c));
   });
 
@@ -85,7 +85,7 @@ export async function composeNlgate(config: GatewayConfig, opts: AppOptions & { 
     (request, env) => {
       // Express and Connect strip the mount from `req.url` and keep it in `req.baseUrl`.
       const baseUrl = (env.incoming as IncomingMessage & { baseUrl?: string }).baseUrl;
-      if (typeof baseUrl === 'string' && baseUrl !== '') return inner.fetch(request, mountedEnv(env, normalizeMount(baseUrl)));
+      if (typeof baseUrl === 'string' && baseUrl !== '') return inner.fetch(request, mountedEnv(env, trimMount(baseUrl)));
       return handle(request, env, basePath);
     },
     // A library does not replace the host process's global Request and Response.

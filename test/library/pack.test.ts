@@ -75,6 +75,11 @@ describe('the packed package', () => {
     await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'json']); // exits non-zero on a problem
   });
 
+  it('runs the CLI it ships (bin/nlgate.js on the bundled dist/cli.js)', async () => {
+    const { stdout } = await run(process.execPath, [join(scratch, 'node_modules/nlgate/bin/nlgate.js'), '--version'], { cwd: scratch });
+    expect(stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
+  });
+
   it('starts nothing when imported', async () => {
     // Handles (timers, sockets, servers) open after the import that were not open before it. The
     // stdio streams are opened first (Node 22 opens them all when any module imports `node:process`),
