@@ -3,47 +3,23 @@
  * fetch handler and a Node request listener. `nlgate serve` (src/server.ts) is a user of the same
  * composition: it listens with `fetch`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { basePath as routeBasePath } from 'hono/route';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { functionAdapter } from '../../adapters/function/index.ts';
 import { createApp, type AppOptions, type GatewayApp } from '../app.ts';
-import { createLogger, type Logger } from '../base/logger.ts';
+import { createLogger } from '../base/logger.ts';
 import { parseConfig } from '../config/load.ts';
 import type { GatewayConfig, GatewayConfigInput } from '../config/schema.ts';
+import type { Nlgate, NlgateOptions } from './types.ts';
 import { mountedEnv, normalizeMount, trimMount, unmountedRequest } from '../edge/mount.ts';
+
+export type { Nlgate, NlgateOptions } from './types.ts';
 
 /** The adapter kinds a library gateway knows: the YAML kinds plus `function`. */
 export const libraryAdapters = [...builtinAdapters, functionAdapter];
-
-/** Options of a library gateway besides its config. */
-export interface NlgateOptions {
-  /**
-   * The path prefix requests arrive with when the entry point cannot tell it (`fetch`, `nodeHandler`
-   * on a plain `node:http` server). Not needed under a Hono `app.route()` or Express `app.use()`.
-   */
-  basePath?: string;
-  /** Folder that relative paths in the config (catalog files, stdio commands) resolve against; default: the working directory. */
-  baseDir?: string;
-  /** A pino-compatible logger; default: JSON lines on stdout at `LOG_LEVEL` (or `info`). */
-  logger?: Logger;
-  /** Environment for `${NAME}` in config strings; default: `process.env`. */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** A gateway ready to be mounted in a host application. */
-export interface Nlgate {
-  /** A Hono app: `app.route('/gateway', gw.app)` (the mount path is taken from the route). */
-  app: Hono;
-  /** A fetch handler (`Request` → `Response`) for any runtime; under `basePath` when one is set. */
-  fetch: (request: Request, env?: unknown, executionCtx?: unknown) => Promise<Response>;
-  /** A `node:http` request listener, Express/Connect middleware too (`app.use('/gateway', gw.nodeHandler)`). */
-  nodeHandler: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-  /** Stops the agents, running promises' timers and the store connection. */
-  close(): Promise<void>;
-}
 
 /** What the server needs besides the library surface (drain, telemetry, the core). */
 export interface ComposedNlgate extends Nlgate, Omit<GatewayApp, 'app' | 'close'> {}
