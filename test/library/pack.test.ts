@@ -75,6 +75,19 @@ describe('the packed package', () => {
     await run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'json']); // exits non-zero on a problem
   });
 
+  it('types the examples through its declaration file (tsc in the scratch app)', async () => {
+    for (const name of ['typescript', '@types/node', '@types/express']) link(name);
+    const tsconfig = {
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] },
+      files: EXAMPLES.map((e) => `${e}/app.ts`),
+    };
+    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const tsc = await run(process.execPath, [join(scratch, 'node_modules/typescript/bin/tsc'), '-p', join(scratch, 'tsconfig.json'), '--listFiles'], { cwd: scratch, maxBuffer: 16 * 1024 * 1024 });
+    // Checked against the packed declarations, not the repository's sources.
+    expect(tsc.stdout).toContain(join(scratch, 'node_modules/nlgate/dist/lib/index.d.ts'));
+    expect(tsc.stdout).not.toContain(join(REPO_ROOT, 'src'));
+  });
+
   it('runs the CLI it ships (bin/nlgate.js on the bundled dist/cli.js)', async () => {
     const { stdout } = await run(process.execPath, [join(scratch, 'node_modules/nlgate/bin/nlgate.js'), '--version'], { cwd: scratch });
     expect(stdout.trim()).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version);
