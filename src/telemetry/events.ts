@@ -1,7 +1,7 @@
 import { coreChannels, type CreatedEvent, type PromiseEvent, type RejectionEvent } from '../core/core-events.ts';
 import { upstreamChannels, type UpstreamEndEvent, type UpstreamExchange } from '../core/upstream-events.ts';
 import { agentLabel, errorLabel, upstreamOutcome } from './labels.ts';
-import { seriesOf, type GatewayMetrics } from './metrics.ts';
+import type { GatewayMetrics } from './metrics.ts';
 
 /** What the metrics need to know about the config: agent names and their adapter kinds. */
 export interface AgentKinds {
@@ -14,29 +14,26 @@ export interface AgentKinds {
  * upstream-events.ts) into the metrics (issue 13 item 1). Returns the unsubscribe.
  */
 export function subscribeMetrics(metrics: GatewayMetrics, agents: AgentKinds): () => void {
-  const kindOf = (exchange: UpstreamExchange) => exchange.kind ?? agents.kindOf(exchange.agent);
-  const upstreamRequests = seriesOf(metrics.upstreamRequests, ['agent', 'kind', 'outcome']);
-  const upstreamDuration = seriesOf(metrics.upstreamDuration, ['agent', 'kind']);
-  const upstreamErrors = seriesOf(metrics.upstreamErrors, ['agent', 'kind', 'error']);
+  const labelsOf = (exchange: UpstreamExchange) => {
+    const agent = agentLabel(agents.names, exchange.agent);
+    return { agent, kind: exchange.kind ?? agents.kindOf(exchange.agent) };
+  };
   const onEnd = (m: unknown) => {
     const e = m as UpstreamEndEvent;
-    const agent = agentLabel(agents.names, e.exchange.agent);
-    const kind = kindOf(e.exchange);
+    const labels = labelsOf(e.exchange);
     const status = e.status;
-    upstreamRequests(agent, kind, upstreamOutcome(status, e.error)).inc();
-    upstreamDuration(agent, kind).observe(e.durationMs / 1000);
-    if (e.error) upstreamErrors(agent, kind, errorLabel(e.error)).inc();
-    else if (status !== undefined && status >= 400) upstreamErrors(agent, kind, `HTTP_${Math.floor(status / 100)}XX`).inc();
+    metrics.upstreamRequests.inc({ ...labels, outcome: upstreamOutcome(status, e.error) });
+    metrics.upstreamDuration.observe(labels, e.durationMs / 1000);
+    if (e.error) metrics.upstreamErrors.inc({ ...labels, error: errorLabel(e.error) });
+    else if (status !== undefined && status >= 400) metrics.upstreamErrors.inc({ ...labels, error: `HTTP_${Math.floor(status / 100)}XX` });
   };
-  const promises = seriesOf(metrics.promises, ['agent', 'state']);
-  const conversations = seriesOf(metrics.conversations, ['agent']);
   const onPromise = (m: unknown) => {
     const e = m as PromiseEvent;
-    promises(agentLabel(agents.names, e.agent), e.state).inc();
+    metrics.promises.inc({ agent: agentLabel(agents.names, e.agent), state: e.state });
   };
   const onCreated = (m: unknown) => {
     const e = m as CreatedEvent;
-    if (e.kind === 'conversation') conversations(agentLabel(agents.names, e.agent)).inc();
+    if (e.kind === 'conversation') metrics.conversations.inc({ agent: agentLabel(agents.names, e.agent) });
     else metrics.sessions.inc({ protocol: /^[a-z0-9-]{1,20}$/.test(e.kind) ? e.kind : 'other' });
   };
   const onRejection = (m: unknown) => {

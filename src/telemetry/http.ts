@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { routePath } from 'hono/route';
 import { agentLabel, outcomeOfStatus, protocolOf, routeLabel } from './labels.ts';
-import { seriesOf, type GatewayMetrics } from './metrics.ts';
+import type { GatewayMetrics } from './metrics.ts';
 import type { RequestStates } from './request-state.ts';
 import { mcpFacts, nlipTraceFields } from './trace-fields.ts';
 import { contextFromFields, contextFromHeaders, tracer, tracingActive } from './tracing.ts';
@@ -22,12 +22,18 @@ export interface HttpTelemetryOptions {
  * (SSE) response counts as open until its last byte or the client leaving, and is timed to then.
  */
 export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions): MiddlewareHandler {
-  const durations = seriesOf(metrics.requestDuration, ['protocol', 'route', 'agent', 'outcome']);
-  const requests = seriesOf(metrics.requests, ['protocol', 'route', 'agent', 'outcome', 'status']);
-  const openStreams = seriesOf(metrics.openStreams, ['protocol']);
+  // Label sets are bounded, so their prom-client children are cached: no label hashing per request.
+  const counters = new Map<string, { inc(): void }>();
+  const histograms = new Map<string, { observe(v: number): void }>();
   const record = (protocol: string, route: string, agent: string, outcome: string, status: string, seconds: number) => {
-    durations(protocol, route, agent, outcome).observe(seconds);
-    requests(protocol, route, agent, outcome, status).inc();
+    const key = `${protocol}\0${route}\0${agent}\0${outcome}`;
+    let histogram = histograms.get(key);
+    if (!histogram) histograms.set(key, (histogram = metrics.requestDuration.labels({ protocol, route, agent, outcome })));
+    histogram.observe(seconds);
+    const counterKey = `${key}\0${status}`;
+    let counter = counters.get(counterKey);
+    if (!counter) counters.set(counterKey, (counter = metrics.requests.labels({ protocol, route, agent, outcome, status })));
+    counter.inc();
   };
   return async (c, next) => {
     const started = performance.now();
@@ -56,9 +62,9 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
     const res = c.res;
     // The content type first: reading `body` of @hono/node-server's lightweight Response builds a web one.
     if (res.headers.get('content-type')?.startsWith('text/event-stream') && res.body) {
-      openStreams(protocol).inc();
+      metrics.openStreams.inc({ protocol });
       const done = (cancelled: boolean) => {
-        openStreams(protocol).dec();
+        metrics.openStreams.dec({ protocol });
         finish(cancelled);
       };
       // On Node the response's own events tell the end (no second stream around the body); in

@@ -107,23 +107,3 @@ export async function scrape(metrics: GatewayMetrics): Promise<string> {
 }
 
 export const METRICS_CONTENT_TYPE = processRegistry.contentType;
-
-/**
- * A metric's series by label values, resolved once each (issue 25: "metrics recorded into
- * pre-resolved series"): prom-client hashes a label object on every `inc(labels)`/`observe(labels)`,
- * a cost per request; its `labels(...)` child is the series itself. Label values are bounded
- * (labels.ts), so the cache is too.
- */
-export function seriesOf<L extends string, S>(metric: { labels(labels: Partial<Record<L, string>>): S }, names: readonly L[]): (...values: string[]) => S {
-  const cache = new Map<string, S>();
-  return (...values) => {
-    const key = values.join('\0');
-    let series = cache.get(key);
-    if (!series) {
-      const labels: Partial<Record<L, string>> = {};
-      names.forEach((name, i) => (labels[name] = values[i]));
-      cache.set(key, (series = metric.labels(labels)));
-    }
-    return series;
-  };
-}

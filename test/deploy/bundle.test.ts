@@ -1,7 +1,7 @@
 // Issue 23 "load what a deployment does not use only when it is used": in the production bundle
 // (`npm run build`), the MCP and A2A client SDKs (the `mcp` and `a2a` adapters), the OpenTelemetry
-// SDK, the A2A server SDK and ioredis sit in chunks that the CLI's static import graph never
-// reaches; only a configured agent of that kind, tracing, the first A2A request or a Redis store
+// SDK, the A2A and MCP server SDKs and ioredis sit in chunks that the CLI's static import graph never
+// reaches; only a configured agent of that kind, tracing, the first A2A or MCP request or a Redis store
 // imports them. (That the bundle needs no node_modules at all is checked by
 // image.test.ts, which runs it from a folder with none above it.)
 import { spawnSync } from 'node:child_process';
@@ -43,6 +43,7 @@ describe('the production bundle', () => {
     ['the OpenTelemetry Node SDK (tracing)', 'BatchSpanProcessor'],
     ['the A2A server SDK (the A2A binding, until its first request)', 'JsonRpcTransportHandler'],
     ['ioredis (the Redis store)', 'ClusterAllFailedError'],
+    ['the MCP server SDK (the MCP binding, until its first request)', 'Only one SSE stream is allowed per session'],
   ] as const) {
     it(`keeps ${what} out of what the CLI loads at start`, () => {
       const holders = chunkWith(marker);

@@ -1,45 +1,28 @@
 import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import { Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
-import { anonymousPrincipal } from '../../core/principal.ts';
 import { bodyLimit } from '../body-limit.ts';
 import { callerOf } from '../credentials.ts';
 import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
-import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
-import { LegacyEndpoint } from './legacy.ts';
-import { PublishedToolsServer } from './header-params.ts';
-import { buildMcpServer } from './server.ts';
-import { toolSurface } from './tools.ts';
-import { McpSessions } from './sessions.ts';
-import { McpTasks } from './tasks.ts';
-import { McpTaskExtension } from './task-extension.ts';
 
 /**
  * The MCP binding (design.md "Mapping", NLWeb Appendix A): `/mcp` and `/agents/{name}/mcp` serve
  * every agent as MCP tools to clients of revision 2026-07-28 (the SDK's per-request handler) and of
  * the 2025 revisions (sessions any replica can serve, legacy.ts), from one server factory.
  */
-function routes({ gateway, settings }: BindingContext): Hono {
+function routes(ctx: BindingContext): Hono {
+  const { gateway, settings } = ctx;
   const app = new Hono();
-  const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes);
-  const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs), taskExtension: new McpTaskExtension(gateway, settings.promiseTtlMs) };
-  // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
-  const calls = new WeakMap<Request, McpCall>();
-  const modern = createMcpHandler(
-    async (ctx) => {
-      const call = (ctx.requestInfo && calls.get(ctx.requestInfo)) ?? { agent: undefined, credentials: {}, principal: anonymousPrincipal(undefined), era: 'modern' as const };
-      const server = await buildMcpServer(deps, call);
-      // A tools/call: the SDK checks its Mcp-Param-* headers against the published tool (SEP-2243).
-      if (ctx.requestInfo?.headers.get('mcp-method') !== 'tools/call') return server;
-      const { tools } = await toolSurface(gateway, call.agent);
-      return new PublishedToolsServer(server, new Map(tools.map((t) => [t.name, t])));
-    },
-    { legacy: 'reject', maxRequestBodySize: settings.bodyLimitBytes, onerror: (err) => gateway.log.debug({ err: err.message }, 'MCP request rejected') },
-  );
-  const legacy = new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log });
+  // The MCP server SDK loads with the first MCP request (runtime.ts): a deployment no MCP client
+  // calls never pays for it at start or in memory.
+  let loaded: Promise<{ rt: typeof import('./runtime.ts'); engine: import('./runtime.ts').McpEngine }> | undefined;
+  const runtime = () =>
+    (loaded ??= import('./runtime.ts').then(
+      (rt) => ({ rt, engine: rt.createMcpEngine(ctx) }),
+      (err: unknown) => ((loaded = undefined), Promise.reject(err)),
+    ));
 
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
@@ -68,12 +51,12 @@ function routes({ gateway, settings }: BindingContext): Hono {
       }
     }
     try {
-      if (await isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) {
+      const { rt, engine } = await runtime();
+      if (await rt.isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) {
         const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-        return await legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined);
+        return await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined);
       }
-      calls.set(req, { ...base, era: 'modern' });
-      return await modern.fetch(req, parsedBody !== undefined ? { parsedBody } : undefined);
+      return await engine.modern(req, { ...base, era: 'modern' }, parsedBody);
     } catch (err) {
       reportError(gateway.log, c, err, 'MCP binding');
       return jsonRpcError(500, -32603, 'Internal error');
