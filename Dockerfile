@@ -11,7 +11,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.lib.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY adapters ./adapters
@@ -19,8 +19,9 @@ COPY examples ./examples
 COPY console ./console
 # The demo agents (dist/demo-agents.js, for docker-compose.yml) are the test suites' own agents.
 COPY test ./test
-# The bundle needs no source maps or legal-comment files at run time: keep the image to what runs.
-RUN npm run build && find dist -name '*.map' -delete
+# The bundle needs no source maps at run time, and the image runs the CLI, not the library
+# (dist/lib, for `npm pack`): keep the image to what runs.
+RUN npm run build && find dist -name '*.map' -delete && rm -rf dist/lib
 
 FROM ${NODE_IMAGE}
 # tini as PID 1: forwards SIGTERM to node (which drains and exits 0) and reaps the children of stdio

@@ -1,4 +1,6 @@
 // `npm run build`: compiles the gateway CLI and the demo agents to dist/ with esbuild (issue 23).
+// The library's entry (issue 28) is built from the same settings by scripts/build-lib.mjs
+// (`libraryBuild` below): the same source and target, but npm packages stay imports there.
 //
 // The output is self-contained: npm packages are bundled in, so the image's runtime stage ships
 // dist/ and no node_modules (no tsx, no esbuild, no dev tooling). What only some deployments use is
@@ -39,6 +41,27 @@ export const serverBuild = (outdir) => ({
   banner: {
     js: "// Built by `npm run build` from src/ (do not edit).\nimport { createRequire as __nlgateCreateRequire } from 'node:module'; const require = __nlgateCreateRequire(import.meta.url);",
   },
+});
+
+/**
+ * The library's options (issue 28): src/index.ts to dist/lib/index.js, ESM for the oldest supported
+ * Node like the CLI; npm packages are not bundled (the host application installs them once, and
+ * `hono` is the host's own), lazy parts (adapter SDKs) are chunks under dist/lib/chunks/.
+ */
+export const libraryBuild = (outdir) => ({
+  absWorkingDir: root,
+  entryPoints: { index: 'src/index.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  platform: 'node',
+  format: 'esm',
+  target: `node${node}`,
+  packages: 'external',
+  keepNames: true,
+  logLevel: 'warning',
+  banner: { js: '// Built by `npm run build:lib` from src/ (do not edit).' },
 });
 
 // `node scripts/build.mjs [outdir]`: tests build into their own folder (one level down, like dist/).

@@ -15,7 +15,8 @@ import { createGateway } from './core/gateway.ts';
 import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
 import { createLogger, type Logger } from './base/logger.ts';
-import './bindings/credentials.ts';
+// Type-only: the Hono context variables the bindings set (declaration merging, nothing runs).
+import type {} from './bindings/credentials.ts';
 import { publishRejection } from './core/core-events.ts';
 import { createStore } from './store/index.ts';
 import type { Store } from './store/store.ts';
@@ -116,7 +117,7 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   }
 
   // The web console (src/console): its capture marker runs before the bindings, after the edge.
-  const webConsole = consoleEnabled(config) ? createConsole(config, gateway) : undefined;
+  const webConsole = consoleEnabled(config) ? createConsole(config, gateway, edge.publicBase) : undefined;
   if (webConsole) {
     app.use('*', webConsole.marker);
     app.route('/', webConsole.routes);

@@ -1,13 +1,13 @@
 import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createApp, type GatewayApp } from './app.ts';
+import { composeNlgate, type ComposedNlgate } from './lib/nlgate.ts';
 import type { LoadedConfig } from './config/load.ts';
 import type { Limits } from './config/schema.ts';
 import type { Logger } from './base/logger.ts';
 import { capConnections, connectionOptions } from './edge/connections.ts';
 
-export interface RunningServer extends GatewayApp {
+export interface RunningServer extends ComposedNlgate {
   url: string;
   server: ServerType;
   /** The separate metrics listener's URL when `server.metricsPort` is set. */
@@ -48,8 +48,9 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   const hostname = env.HOST ?? cfg.host;
   // The edge's loopback default follows the address actually listened on (HOST overrides the config).
   const config = { ...loaded.config, server: { ...cfg, host: hostname } };
-  const gw = await createApp(config, { log, baseDir: loaded.baseDir });
-  const { server, url } = await listen(gw.app.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
+  // The same composition a library user gets (src/lib): the server only adds the listener.
+  const gw = await composeNlgate(config, { log, baseDir: loaded.baseDir });
+  const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
   let metrics: { server: ServerType; url: string } | undefined;
   if (cfg.metricsPort !== undefined) {
     const metricsApp = new Hono().get('/metrics', (c) => gw.telemetry.metricsResponse(c));

@@ -3,6 +3,7 @@ import { AgentList, type ConsoleAgent } from './agents.tsx';
 import { TurnCard } from './turn-card.tsx';
 import { PROTOCOLS, type ConversationState, type Item, type Protocol, type TurnHooks, type TurnView } from './model.ts';
 import { runTurn, withAnswers, type Answers } from './turn.ts';
+import { gatewayUrl } from './wire-fetch.ts';
 
 const KEY_STORAGE = 'nlgate-console-api-key';
 const freshConversation = (): ConversationState => ({ prev: [] });
@@ -14,7 +15,7 @@ async function loadUpstream(turn: TurnView, authorization?: string) {
   const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
   const lists = await Promise.all(
     ids.map(async (id) => {
-      const res = await fetch(`/console/api/wire/${encodeURIComponent(id)}`, { headers });
+      const res = await fetch(gatewayUrl(`/console/api/wire/${encodeURIComponent(id)}`), { headers });
       return res.ok ? ((await res.json()).exchanges as TurnView['upstream']) ?? [] : [];
     }),
   );
@@ -40,7 +41,7 @@ export function App() {
   const loadAgents = async () => {
     const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
     try {
-      const [a, s] = await Promise.all([fetch('/console/api/agents', { headers }), fetch('/console/api/session', { headers })]);
+      const [a, s] = await Promise.all([fetch(gatewayUrl('/console/api/agents'), { headers }), fetch(gatewayUrl('/console/api/session'), { headers })]);
       if (s.ok) setAuthConfigured(Boolean((await s.json()).authConfigured));
       if (!a.ok) throw new Error(`HTTP ${a.status}`);
       const list = (await a.json()).agents as ConsoleAgent[];

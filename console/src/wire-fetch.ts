@@ -1,5 +1,14 @@
 import type { ClientExchange, TurnHooks } from './model.ts';
 
+/**
+ * The path the gateway is mounted under ('' at the root), from the page's `nlgate-base` meta element
+ * (src/console/page.ts): nlgate used as a library answers under its host application's prefix.
+ */
+export const GATEWAY_BASE = document.querySelector('meta[name="nlgate-base"]')?.getAttribute('content') ?? '';
+
+/** A gateway path (`/agents/x/ask`) as this page must call it: under the mount path. */
+export const gatewayUrl = (path: string): string => `${GATEWAY_BASE}${path}`;
+
 /** The header that asks the gateway to keep this call's upstream exchanges for the wire view. */
 export const CAPTURE_HEADER = 'X-Nlgate-Capture';
 
@@ -13,6 +22,7 @@ export async function wireFetch(
   init: { method: string; headers?: Record<string, string>; body?: string },
   onText?: (piece: string) => void,
 ): Promise<{ status: number; headers: Headers; text: string }> {
+  url = gatewayUrl(url);
   const headers: Record<string, string> = { ...(init.headers ?? {}), [CAPTURE_HEADER]: '1' };
   if (hooks.authorization) headers.Authorization = hooks.authorization;
   const shown = { ...headers };

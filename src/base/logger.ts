@@ -37,7 +37,7 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destinatio
 }
 
 /** A logger that drops everything (tests, benchmarks). */
-export const silentLogger: Logger = createLogger('silent');
+export const silentLogger: Logger = createLogger('silent', { write: () => undefined });
 
 /**
  * A child logger made on first use. Every agent call gets one (its lines carry the agent and the

@@ -229,6 +229,8 @@ function isAddressOrCidr(entry: string): boolean {
 }
 
 export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
+/** A config as written (YAML, or an object given to `createNlgate`): defaults not yet filled in. */
+export type GatewayConfigInput = z.input<typeof GatewayConfigSchema>;
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 export type Defaults = z.infer<typeof DefaultsSchema>;

@@ -1,4 +1,4 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { GatewayConfig } from '../config/schema.ts';
 import type { Gateway } from '../core/gateway-types.ts';
 import { CaptureRing } from './capture.ts';
@@ -24,7 +24,7 @@ export function consoleEnabled(config: GatewayConfig): boolean {
 }
 
 /** Builds the console (issue 14) for one replica: routes, the capture marker and its ring. */
-export function createConsole(config: GatewayConfig, gateway: Gateway): Console {
+export function createConsole(config: GatewayConfig, gateway: Gateway, publicBase: (c: Context) => string): Console {
   const headerNames = config.agents.flatMap((a) => Object.keys((a as { headers?: Record<string, string> }).headers ?? {}));
   const ring = new CaptureRing(createRedactor(headerNames));
   const unsubscribe = subscribeCapture(ring);
@@ -35,7 +35,7 @@ export function createConsole(config: GatewayConfig, gateway: Gateway): Console 
     requireAuth,
     // With an `auth` section (API keys, JWT issuers: src/edge) the console offers an API key field.
     authConfigured: requireAuth.size > 0 || (config as { auth?: unknown }).auth !== undefined,
-    ...(config.server.publicUrl ? { publicUrl: config.server.publicUrl } : {}),
+    publicBase,
   });
   return { routes, marker: captureMarker(ring), ring, close: unsubscribe };
 }

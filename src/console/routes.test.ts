@@ -12,7 +12,7 @@ const gateway = { listAgents: () => [{ name: 'up', kind: 'nlip', description: 'a
 
 /** An app like src/app.ts: request id, a stand-in edge setting the principal from `x-who`, the console, and a route that calls "upstream". */
 function appWithConsole() {
-  const con = createConsole(config(), gateway);
+  const con = createConsole(config(), gateway, (c) => new URL(c.req.url).origin);
   const app = new Hono();
   let n = 0;
   app.use('*', async (c, next) => {

@@ -1,10 +1,11 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { mountOf } from '../edge/mount.ts';
 import { callerOf } from '../bindings/credentials.ts';
 import type { Gateway } from '../core/gateway-types.ts';
 import { consoleAgents } from './agents.ts';
 import { loadConsoleAssets, type ConsoleAssets } from './bundle.ts';
 import type { CaptureRing } from './capture.ts';
-import { CONSOLE_PAGE } from './page.ts';
+import { consolePage } from './page.ts';
 
 /** The request header by which the console asks for its call's upstream exchanges to be kept. */
 export const CAPTURE_HEADER = 'x-nlgate-capture';
@@ -26,7 +27,8 @@ export interface ConsoleRoutesOptions {
   ring: CaptureRing;
   /** Agents configured with `requireAuth`. */
   requireAuth: ReadonlySet<string>;
-  publicUrl?: string;
+  /** The gateway's public base URL for this request (src/edge: publicUrl or the checked origin, plus the mount path). */
+  publicBase: (c: Context) => string;
   /** Whether callers must present credentials at the edge (API keys or JWT configured). */
   authConfigured: boolean;
 }
@@ -63,7 +65,7 @@ export function consoleRoutes(opts: ConsoleRoutesOptions): Hono {
   });
   const page = (c: Parameters<MiddlewareHandler>[0]) => {
     c.header('Content-Security-Policy', CONSOLE_CSP);
-    return c.html(CONSOLE_PAGE);
+    return c.html(consolePage(mountOf(c)));
   };
   app.get('/console', page);
   app.get('/console/', page);
@@ -80,7 +82,7 @@ export function consoleRoutes(opts: ConsoleRoutesOptions): Hono {
     return c.json({ principal: { name: principal.name, verified: principal.verified }, authConfigured: opts.authConfigured });
   });
   app.get('/console/api/agents', async (c) => {
-    const base = opts.publicUrl?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
+    const base = opts.publicBase(c).replace(/\/+$/, '');
     return c.json({ agents: await consoleAgents(opts.gateway, base, opts.requireAuth) });
   });
   app.get('/console/api/wire/:requestId', (c) => {

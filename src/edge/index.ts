@@ -15,6 +15,7 @@ import { anonymousPrincipal, type Principal } from '../core/principal.ts';
 import { windowSeconds, wrapLimiter } from '../store/limiter.ts';
 import type { Store } from '../store/store.ts';
 import { logAccess } from './access-log.ts';
+import { mountOf } from './mount.ts';
 import { clientAddressResolver } from './client-address.ts';
 import { createHostOriginPolicy } from './host-origin.ts';
 import { createVerifier, type CredentialVerifier } from './identity.ts';
@@ -39,7 +40,7 @@ export interface Edge {
   /** The one middleware every request passes (mounted first in app.ts, after the request id). */
   middleware: MiddlewareHandler;
   verifier: CredentialVerifier;
-  /** ServerSettings.publicBase: links never reflect a Host header that was not checked. */
+  /** ServerSettings.publicBase: links never reflect a Host header that was not checked; a mount path is included. */
   publicBase(c: Context): string;
 }
 
@@ -141,7 +142,8 @@ export function createEdge(opts: EdgeOptions): Edge {
     }
   };
 
-  const publicBase = (c: Context): string => {
+  // The origin links are built on, then the mount path of a gateway used as a library (edge/mount.ts).
+  const publicOrigin = (c: Context): string => {
     if (publicUrl) return publicUrl;
     const socket = socketOf(c);
     // The Host passed the allow-list (or this is an in-process request): the origin the client used.
@@ -149,6 +151,7 @@ export function createEdge(opts: EdgeOptions): Edge {
     const address = socket.localAddress.includes(':') ? `[${socket.localAddress}]` : socket.localAddress;
     return `http://${address}:${socket.localPort}`;
   };
+  const publicBase = (c: Context): string => publicOrigin(c) + mountOf(c);
 
   return { middleware, verifier, publicBase };
 }

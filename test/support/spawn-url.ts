@@ -9,11 +9,11 @@ export interface Listening {
 }
 
 /**
- * Spawns `node <args>` in the repository and resolves with the first URL it prints: a gateway's
+ * Spawns `node <args>` in the repository (or `cwd`) and resolves with the first URL it prints: a gateway's
  * `"url":"http://…"` log line or a demo agent's `on http://…` line.
  */
-export function spawnListening(args: string[], env: Record<string, string>): Promise<Listening> {
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...env } });
+export function spawnListening(args: string[], env: Record<string, string>, cwd = REPO_ROOT): Promise<Listening> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env } });
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
