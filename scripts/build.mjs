@@ -18,25 +18,30 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 // The oldest Node the project claims: the bundle uses no syntax it lacks.
 const node = semver.minVersion(pkg.engines.node).version;
 
-/** The server bundle's options: every npm package inside, one ESM file per entry plus shared chunks. */
-export const serverBuild = (outdir) => ({
+/** What both builds share: ESM for the oldest supported Node, one file per entry plus shared chunks. */
+const esmForNode = {
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts', 'demo-agents': 'examples/demo-agents.ts' },
-  outdir,
   bundle: true,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: `node${node}`,
+  keepNames: true, // error classes keep their names in logs
+  logLevel: 'warning',
+};
+
+/** The server bundle's options: every npm package inside. */
+export const serverBuild = (outdir) => ({
+  ...esmForNode,
+  entryPoints: { cli: 'src/cli.ts', 'demo-agents': 'examples/demo-agents.ts' },
+  outdir,
   // esbuild bundles the web console at start-up only where it is installed (a clone); the image
   // serves the console prebuilt by `npm run build:console` (src/console/bundle.ts).
   external: ['esbuild'],
   minify: true,
-  keepNames: true, // error classes keep their names in logs
   sourcemap: 'linked',
   legalComments: 'linked',
-  logLevel: 'warning',
   // CommonJS packages inside an ESM bundle still call require() for Node's built-ins.
   banner: {
     js: "// Built by `npm run build` from src/ (do not edit).\nimport { createRequire as __nlgateCreateRequire } from 'node:module'; const require = __nlgateCreateRequire(import.meta.url);",
@@ -49,18 +54,10 @@ export const serverBuild = (outdir) => ({
  * `hono` is the host's own), lazy parts (adapter SDKs) are chunks under dist/lib/chunks/.
  */
 export const libraryBuild = (outdir) => ({
-  absWorkingDir: root,
+  ...esmForNode,
   entryPoints: { index: 'src/index.ts' },
   outdir,
-  bundle: true,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  platform: 'node',
-  format: 'esm',
-  target: `node${node}`,
   packages: 'external',
-  keepNames: true,
-  logLevel: 'warning',
   banner: { js: '// Built by `npm run build:lib` from src/ (do not edit).' },
 });
 

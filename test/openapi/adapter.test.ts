@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiAdapter, type OpenapiAgent } from '../../adapters/openapi/index.ts';
-import type { CallContext } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/base/errors.ts';
-import type { AgentEvent } from '../../src/core/events.ts';
 import { silentLogger } from '../../src/base/logger.ts';
 import { UpstreamClient } from '../../src/core/upstream/index.ts';
+import { callContext, collect, failure } from '../support/agent-calls.ts';
 import { SHOP_KEY, SHOP_TOKEN, startShopApi, type ShopApi } from './shop-api.ts';
 
 let api: ShopApi;
@@ -28,24 +26,7 @@ function agent(extra: Record<string, unknown> = {}, baseDir = '.', common: { tim
 }
 const shop = () => agent({ auth: { bearer: SHOP_TOKEN, key: SHOP_KEY }, ask: { operation: 'searchProducts', query: 'q', results: '$.items' } });
 
-function ctx(extra: Partial<CallContext> = {}): CallContext {
-  return { signal: AbortSignal.timeout(5_000), requestId: 't', log: silentLogger, ...extra };
-}
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(GatewayError);
-  return err as GatewayError;
-}
+const ctx = callContext;
 
 describe('openapi adapter against a Fastify API whose spec @fastify/swagger generates (real HTTP)', () => {
   it('every operation is a tool: input from parameters and body, output from the 2xx reply, hints from the method', async () => {

@@ -8,10 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiAdapter, type OpenapiAgent } from '../../adapters/openapi/index.ts';
-import type { CallContext } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/base/errors.ts';
-import type { AgentEvent } from '../../src/core/events.ts';
 import { silentLogger } from '../../src/base/logger.ts';
+import { callContext, collect, failure } from '../support/agent-calls.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
 import { freePort } from '../support/redis.ts';
 
@@ -61,22 +59,7 @@ function petstore(extra: Record<string, unknown> = {}): OpenapiAgent {
   return openapiAdapter.create({ ...config, name: 'petstore', kind: 'openapi' }, { log: silentLogger, baseDir: REPO_ROOT }) as OpenapiAgent;
 }
 
-const ctx = (): CallContext => ({ signal: AbortSignal.timeout(10_000), requestId: 't', log: silentLogger });
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(GatewayError);
-  return err as GatewayError;
-}
+const ctx = () => callContext({}, 10_000);
 
 describe('openapi adapter against Stoplight Prism serving a Petstore 3.0 description', () => {
   it('the allow-listed operations are the tools, with schemas from the resolved $refs', async () => {

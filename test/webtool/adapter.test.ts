@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { webtoolAdapter, type WebtoolAgent } from '../../adapters/webtool/index.ts';
-import type { CallContext, ConversationView } from '../../src/core/agent.ts';
-import { GatewayError } from '../../src/base/errors.ts';
-import type { AgentEvent } from '../../src/core/events.ts';
+import type { ConversationView } from '../../src/core/agent.ts';
 import { silentLogger } from '../../src/base/logger.ts';
+import { callContext, collect, failure } from '../support/agent-calls.ts';
 import { startKitchen, type KitchenUpstream } from './kitchen-upstream.ts';
 
 let kitchen: KitchenUpstream;
@@ -18,24 +17,7 @@ function agent(extra: Record<string, unknown> = {}): WebtoolAgent {
   return webtoolAdapter.create({ ...config, name: 'kitchen', kind: 'webtool' }, { log: silentLogger, baseDir: '.' }) as WebtoolAgent;
 }
 
-function ctx(extra: Partial<CallContext> = {}): CallContext {
-  return { signal: AbortSignal.timeout(5_000), requestId: 't', log: silentLogger, ...extra };
-}
-
-async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const out: AgentEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
-}
-
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(GatewayError);
-  return err as GatewayError;
-}
+const ctx = callContext;
 
 describe('webtool adapter against the example kitchen webtool (real HTTP)', () => {
   it('reads the latest metadata: each action is a tool; outputSchema only for object results', async () => {
