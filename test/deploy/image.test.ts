@@ -16,7 +16,7 @@ const runtime = stages.at(-1)!;
 /** The runtime stage's `COPY <src> <dest>` lines from the build context (not from another stage). */
 const contextCopies = [...runtime.matchAll(/^COPY (?!--from)(\S+) (\S+)$/gm)].map((m) => ({ src: m[1]!, dest: m[2]! }));
 /** The image's environment (`ENV K=V ...`). */
-const imageEnv = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => kv.split('=') as [string, string])));
+const imageEnv = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string])));
 const cmd = JSON.parse(runtime.match(/^CMD (\[.*\])$/m)![1]!) as string[];
 
 describe('Dockerfile', () => {
