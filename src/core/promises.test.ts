@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createStore } from '../store/index.ts';
 import type { Collected } from './collect.ts';
 import { silentLogger } from '../base/logger.ts';
-import { PromiseService, type LocalRun } from './promises.ts';
+import type { LocalRun } from './promise-contract.ts';
+import { PromiseService } from './promises.ts';
 import { failureResponse } from './responses.ts';
 
 const hooks = { forwardCheckin: async () => ({}) as Collected, forwardCancel: async () => undefined, rerun: async () => null };

@@ -2,7 +2,7 @@ import type { CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { ToolResult } from './agent.ts';
 import type { Collected } from './collect.ts';
 import { toGatewayError } from '../base/errors.ts';
-import type { LocalRun } from './promises.ts';
+import type { LocalRun } from './promise-contract.ts';
 import { answerResponse, failureFromError } from './responses.ts';
 
 /** The `@type` of the one result item a structured tool call's promise answers with. */

@@ -5,7 +5,7 @@
  * EVAL after a SCRIPT FLUSH or a failover to a node that never saw them).
  *
  * Key layout (docs/reliability.md): a promise is a HASH `<p>promise:{p<b>}:<token>`, where `b` is
- * its lease bucket (redis.ts `bucketOf`); running promises are indexed in their bucket's ZSET
+ * its lease bucket (redis-buckets.ts `bucketOf`); running promises are indexed in their bucket's ZSET
  * `<p>leases:{p<b>}` (token → leaseUntil). The `{p<b>}` hash tag keeps a promise and its index in
  * one Cluster slot, so a script may touch them together, while the buckets spread over the masters. Every key gets a TTL; the index's
  * TTL is kept ≥ the longest-lived promise it lists, so it disappears once they all have.

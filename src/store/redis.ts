@@ -14,6 +14,7 @@ import { ReadyGate, storeUnavailable, toStoreError } from './redis-connection.ts
 import { conversationFromHash, promiseFromHash, promiseToFields } from './redis-codec.ts';
 import { defineScripts, type StoreScripts } from './redis-scripts.ts';
 import { readBlob, writeBlob } from './redis-blobs.ts';
+import { bucketOf, PROMISE_BUCKETS } from './redis-buckets.ts';
 import { RedisRetention } from './redis-retention.ts';
 import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
@@ -342,17 +343,4 @@ export class RedisStore implements Store {
       client.off('ready', onReady);
     });
   }
-}
-
-/** How many lease buckets promise state is spread over (each its own Cluster hash tag). */
-export const PROMISE_BUCKETS = 16;
-
-/** The lease bucket of a promise token: FNV-1a of the token, so every replica agrees. */
-export function bucketOf(token: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < token.length; i++) {
-    h ^= token.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) % PROMISE_BUCKETS;
 }

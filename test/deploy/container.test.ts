@@ -1,7 +1,7 @@
 // The image as users deploy it (issue 23), in a real container runtime: `docker build` from the
 // checkout, the container on a read-only root filesystem as a non-root user, SIGTERM with a stream
 // open, and the shipped docker-compose.yml through its load balancer. Runs wherever a Docker daemon
-// answers; .ci/run starts one (../shared/tools/local-images.sh), so under CI=true a missing daemon
+// answers; .ci/run starts one on the CI machine, so under CI=true a missing daemon
 // is a failure, never a skip.
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -38,7 +38,7 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 
 it('a Docker daemon is reachable where CI runs (CI never skips the container tests)', () => {
   if (process.env.CI !== 'true') return; // outside CI the suite below says it was skipped and why
-  expect(daemon, 'no Docker daemon answers `docker info`; .ci/run starts one with ../shared/tools/local-images.sh up').toBe(true);
+  expect(daemon, 'no Docker daemon answers `docker info` (start Docker; in CI, .ci/run starts one)').toBe(true);
 });
 
 describe.skipIf(!daemon)('the image in a real container runtime (skipped: no Docker daemon answers `docker info`)', () => {

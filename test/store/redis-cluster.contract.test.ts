@@ -3,7 +3,8 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
-import { bucketOf, PROMISE_BUCKETS, RedisStore } from '../../src/store/redis.ts';
+import { bucketOf, PROMISE_BUCKETS } from '../../src/store/redis-buckets.ts';
+import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
 import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { runningPromise } from '../../src/store/contract-helpers.ts';
-import { bucketOf, RedisStore } from '../../src/store/redis.ts';
+import { bucketOf } from '../../src/store/redis-buckets.ts';
+import { RedisStore } from '../../src/store/redis.ts';
 import { describeRedis, startRedis, type RedisServer } from '../support/redis.ts';
 import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 

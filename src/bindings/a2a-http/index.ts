@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
 import { toGatewayError } from '../../base/errors.ts';
+import { loadOnce } from '../../base/load-once.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
 import { a2aEdgeHooks } from './edge.ts';
@@ -18,12 +19,10 @@ function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
   // The A2A SDK (~15 MiB and ~100 ms at start, issue 23) loads with the first A2A request, and with
   // it the binding's task records and local streams: a deployment no A2A client calls never pays.
-  let loaded: ReturnType<typeof load> | undefined;
-  const load = async () => {
+  const runtime = loadOnce(async () => {
     const rt = await import('./runtime.ts');
     return { rt, tasks: new rt.TaskRecords(gateway.store, settings.promiseTtlMs ?? DEFAULT_TASK_TTL_MS), streams: new rt.LocalStreams(gateway.store) };
-  };
-  const runtime = () => (loaded ??= load().catch((err: unknown) => ((loaded = undefined), Promise.reject(err))));
+  });
   // The edge (src/edge) adds `publicBase` (never an unchecked Host) and `identity` (configured credentials) to the settings.
   const edge = settings as { publicBase?: (c: Context) => string; identity?: { enabled?: boolean } };
   const baseUrl = (c: Context) => (edge.publicBase?.(c) ?? settings.publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');

@@ -1,4 +1,5 @@
 import { jsonTooDeep } from '../../protocol/json-depth.ts';
+import { loadOnce } from '../../base/load-once.ts';
 import { Hono } from 'hono';
 import type { ServerResponse } from 'node:http';
 import { bodyLimit } from '../body-limit.ts';
@@ -17,12 +18,10 @@ function routes(ctx: BindingContext): Hono {
   const app = new Hono();
   // The MCP server SDK loads with the first MCP request (runtime.ts): a deployment no MCP client
   // calls never pays for it at start or in memory.
-  let loaded: Promise<{ rt: typeof import('./runtime.ts'); engine: import('./runtime.ts').McpEngine }> | undefined;
-  const runtime = () =>
-    (loaded ??= import('./runtime.ts').then(
-      (rt) => ({ rt, engine: rt.createMcpEngine(ctx) }),
-      (err: unknown) => ((loaded = undefined), Promise.reject(err)),
-    ));
+  const runtime = loadOnce(async () => {
+    const rt = await import('./runtime.ts');
+    return { rt, engine: rt.createMcpEngine(ctx) };
+  });
 
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
