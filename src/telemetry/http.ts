@@ -22,18 +22,17 @@ export interface HttpTelemetryOptions {
  * (SSE) response counts as open until its last byte or the client leaving, and is timed to then.
  */
 export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions): MiddlewareHandler {
-  // Label sets are bounded, so their prom-client children are cached: no label hashing per request.
-  const counters = new Map<string, { inc(): void }>();
-  const histograms = new Map<string, { observe(v: number): void }>();
+  // Label sets are bounded, so each set's series is resolved once (instruments.ts) and kept here.
+  const series = new Map<string, { histogram: { observe(v: number): void }; counter: { inc(): void } }>();
   const record = (protocol: string, route: string, agent: string, outcome: string, status: string, seconds: number) => {
-    const key = `${protocol}\0${route}\0${agent}\0${outcome}`;
-    let histogram = histograms.get(key);
-    if (!histogram) histograms.set(key, (histogram = metrics.requestDuration.labels({ protocol, route, agent, outcome })));
-    histogram.observe(seconds);
-    const counterKey = `${key}\0${status}`;
-    let counter = counters.get(counterKey);
-    if (!counter) counters.set(counterKey, (counter = metrics.requests.labels({ protocol, route, agent, outcome, status })));
-    counter.inc();
+    const key = `${protocol}\0${route}\0${agent}\0${outcome}\0${status}`;
+    let s = series.get(key);
+    if (!s) {
+      s = { histogram: metrics.requestDuration.labels({ protocol, route, agent, outcome }), counter: metrics.requests.labels({ protocol, route, agent, outcome, status }) };
+      series.set(key, s);
+    }
+    s.histogram.observe(seconds);
+    s.counter.inc();
   };
   return async (c, next) => {
     const started = performance.now();

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, register as processRegistry, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, register as processRegistry, Registry } from 'prom-client';
+import { FastCounter, FastHistogram } from './instruments.ts';
 
 /**
  * The gateway's Prometheus metrics (issue 13 "Metrics"; docs/operations.md lists every series).
@@ -6,23 +7,26 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, register as processRe
  * and only bounded labels (protocols, route templates, configured agent names, fixed outcome and
  * state names, error codes) — never a query, a token, a conversation id or a raw path.
  *
+ * Counters and histograms are instruments.ts's pre-resolved series (a request records half a dozen);
+ * the open-streams gauge is prom-client's own. All render through one prom-client Registry.
+ *
  * Each app gets its own registry (tests run several apps in one process); Node's process metrics
  * are collected once per process into prom-client's default registry and served with them.
  */
 export interface GatewayMetrics {
   readonly registry: Registry;
-  requests: Counter<'protocol' | 'route' | 'agent' | 'outcome' | 'status'>;
-  requestDuration: Histogram<'protocol' | 'route' | 'agent' | 'outcome'>;
+  requests: FastCounter<'protocol' | 'route' | 'agent' | 'outcome' | 'status'>;
+  requestDuration: FastHistogram<'protocol' | 'route' | 'agent' | 'outcome'>;
   openStreams: Gauge<'protocol'>;
-  upstreamRequests: Counter<'agent' | 'kind' | 'outcome'>;
-  upstreamDuration: Histogram<'agent' | 'kind'>;
-  upstreamErrors: Counter<'agent' | 'kind' | 'error'>;
-  promises: Counter<'agent' | 'state'>;
-  conversations: Counter<'agent'>;
-  sessions: Counter<'protocol'>;
-  rejections: Counter<'limit' | 'agent'>;
-  storeDuration: Histogram<'store' | 'command'>;
-  storeErrors: Counter<'store' | 'command'>;
+  upstreamRequests: FastCounter<'agent' | 'kind' | 'outcome'>;
+  upstreamDuration: FastHistogram<'agent' | 'kind'>;
+  upstreamErrors: FastCounter<'agent' | 'kind' | 'error'>;
+  promises: FastCounter<'agent' | 'state'>;
+  conversations: FastCounter<'agent'>;
+  sessions: FastCounter<'protocol'>;
+  rejections: FastCounter<'limit' | 'agent'>;
+  storeDuration: FastHistogram<'store' | 'command'>;
+  storeErrors: FastCounter<'store' | 'command'>;
 }
 
 /** Request latencies: from a cached catalog answer (~1 ms) to a slow agent's stream (minutes). */
@@ -42,61 +46,46 @@ export function createMetrics(): GatewayMetrics {
   const registers = [registry];
   return {
     registry,
-    requests: new Counter({
-      name: 'nlgate_requests_total',
-      help: 'Inbound requests answered, by inbound protocol, route template, agent, outcome and HTTP status.',
-      labelNames: ['protocol', 'route', 'agent', 'outcome', 'status'],
+    requests: new FastCounter(
+      'nlgate_requests_total',
+      'Inbound requests answered, by inbound protocol, route template, agent, outcome and HTTP status.',
+      ['protocol', 'route', 'agent', 'outcome', 'status'],
       registers,
-    }),
-    requestDuration: new Histogram({
-      name: 'nlgate_request_duration_seconds',
-      help: 'Inbound request duration until the last byte of the response (streams included).',
-      labelNames: ['protocol', 'route', 'agent', 'outcome'],
-      buckets: REQUEST_BUCKETS,
+    ),
+    requestDuration: new FastHistogram(
+      'nlgate_request_duration_seconds',
+      'Inbound request duration until the last byte of the response (streams included).',
+      ['protocol', 'route', 'agent', 'outcome'],
+      REQUEST_BUCKETS,
       registers,
-    }),
+    ),
     openStreams: new Gauge({ name: 'nlgate_open_streams', help: 'Streamed responses (SSE) in flight now.', labelNames: ['protocol'], registers }),
-    upstreamRequests: new Counter({
-      name: 'nlgate_upstream_requests_total',
-      help: 'HTTP calls to upstream agents, by agent, adapter kind and outcome (status class or error code).',
-      labelNames: ['agent', 'kind', 'outcome'],
+    upstreamRequests: new FastCounter(
+      'nlgate_upstream_requests_total',
+      'HTTP calls to upstream agents, by agent, adapter kind and outcome (status class or error code).',
+      ['agent', 'kind', 'outcome'],
       registers,
-    }),
-    upstreamDuration: new Histogram({
-      name: 'nlgate_upstream_request_duration_seconds',
-      help: 'Upstream call duration, from the request to the end of its body.',
-      labelNames: ['agent', 'kind'],
-      buckets: REQUEST_BUCKETS,
+    ),
+    upstreamDuration: new FastHistogram(
+      'nlgate_upstream_request_duration_seconds',
+      'Upstream call duration, from the request to the end of its body.',
+      ['agent', 'kind'],
+      REQUEST_BUCKETS,
       registers,
-    }),
-    upstreamErrors: new Counter({
-      name: 'nlgate_upstream_errors_total',
-      help: 'Upstream calls that failed (no answer, timeout, cancelled, HTTP error), by error code.',
-      labelNames: ['agent', 'kind', 'error'],
+    ),
+    upstreamErrors: new FastCounter('nlgate_upstream_errors_total', 'Upstream calls that failed (no answer, timeout, cancelled, HTTP error), by error code.', ['agent', 'kind', 'error'], registers),
+    promises: new FastCounter('nlgate_promises_total', 'Promise state changes on this replica: created, done, failed, cancelled, lost, rerun, released.', ['agent', 'state'], registers),
+    conversations: new FastCounter('nlgate_conversations_created_total', 'Conversations started.', ['agent'], registers),
+    sessions: new FastCounter('nlgate_sessions_created_total', 'Protocol sessions created (MCP).', ['protocol'], registers),
+    rejections: new FastCounter('nlgate_rejections_total', 'Requests refused by a limit: rate limits and caps of the config.', ['limit', 'agent'], registers),
+    storeDuration: new FastHistogram(
+      'nlgate_store_command_duration_seconds',
+      'Store operations (one or a few Redis commands or scripts), by store kind and operation.',
+      ['store', 'command'],
+      STORE_BUCKETS,
       registers,
-    }),
-    promises: new Counter({
-      name: 'nlgate_promises_total',
-      help: 'Promise state changes on this replica: created, done, failed, cancelled, lost, rerun, released.',
-      labelNames: ['agent', 'state'],
-      registers,
-    }),
-    conversations: new Counter({ name: 'nlgate_conversations_created_total', help: 'Conversations started.', labelNames: ['agent'], registers }),
-    sessions: new Counter({ name: 'nlgate_sessions_created_total', help: 'Protocol sessions created (MCP).', labelNames: ['protocol'], registers }),
-    rejections: new Counter({
-      name: 'nlgate_rejections_total',
-      help: 'Requests refused by a limit: rate limits and caps of the config.',
-      labelNames: ['limit', 'agent'],
-      registers,
-    }),
-    storeDuration: new Histogram({
-      name: 'nlgate_store_command_duration_seconds',
-      help: 'Store operations (one or a few Redis commands or scripts), by store kind and operation.',
-      labelNames: ['store', 'command'],
-      buckets: STORE_BUCKETS,
-      registers,
-    }),
-    storeErrors: new Counter({ name: 'nlgate_store_errors_total', help: 'Store operations that failed.', labelNames: ['store', 'command'], registers }),
+    ),
+    storeErrors: new FastCounter('nlgate_store_errors_total', 'Store operations that failed.', ['store', 'command'], registers),
   };
 }
 
