@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../adapters/index.ts';
-import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
+import { ConfigError, loadConfigFile } from './config/load.ts';
 import { createLogger } from './base/logger.ts';
 import { startServer } from './server.ts';
 import { startTracing } from './telemetry/index.ts';
 import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
-import { explainProblems } from './cli/hints.ts';
+import { runCheckConfig } from './cli/check-config.ts';
 import { runProbe } from './cli/probe.ts';
 import { usage, VERSION } from './cli/usage.ts';
 
@@ -17,21 +17,6 @@ function configPath(args: string[]): string {
   if (i >= 0 && args[i + 1]) return args[i + 1]!;
   const positional = args.slice(1).find((a) => !a.startsWith('--'));
   return positional ?? (process.env.NLGATE_CONFIG || DEFAULT_CONFIG);
-}
-
-/** Creates (then closes) every agent of a config; returns the first problem, if any. */
-async function buildAgents(loaded: LoadedConfig): Promise<string | undefined> {
-  for (const [i, agent] of loaded.config.agents.entries()) {
-    const factory = builtinAdapters.find((a) => a.kind === agent.kind)!;
-    try {
-      await factory.load?.();
-      const instance = factory.create(agent, { log: createLogger('silent'), baseDir: loaded.baseDir });
-      await instance.close?.();
-    } catch (err) {
-      return `agents.${i} (${agent.name}): ${err instanceof Error ? err.message : String(err)}`;
-    }
-  }
-  return undefined;
 }
 
 async function main(args: string[]): Promise<number> {
@@ -46,7 +31,11 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   if (command === 'probe') return runProbe(args.slice(1));
-  if (command !== 'serve' && command !== 'check-config') {
+  if (command === 'check-config') {
+    const files = args.slice(1).filter((a) => !a.startsWith('--'));
+    return runCheckConfig(files.length ? files : [configPath(args)]);
+  }
+  if (command !== 'serve') {
     console.error(`Unknown command "${command}"\n\n${usage()}`);
     return 2;
   }
@@ -55,7 +44,7 @@ async function main(args: string[]): Promise<number> {
     loaded = loadConfigFile(configPath(args), { adapters: builtinAdapters });
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(command === 'check-config' ? explainProblems(err.source, err.problems) : err.message);
+      console.error(err.message);
       return 1;
     }
     throw err;
@@ -72,19 +61,6 @@ async function main(args: string[]): Promise<number> {
   if (workersInvalid) {
     console.error(`Invalid config ${loaded.source}:\n  - ${workersInvalid}`);
     return 1;
-  }
-  if (command === 'check-config') {
-    // Build every agent too: a catalog file that does not parse or a bad command is a config error.
-    const problem = await buildAgents(loaded);
-    if (problem) {
-      console.error(explainProblems(loaded.source, [problem]));
-      return 1;
-    }
-    console.log(`${loaded.source}: valid`);
-    for (const a of loaded.config.agents) console.log(`  agent ${a.name} (${a.kind})`);
-    console.log(`  store: ${loaded.config.store.kind}`);
-    console.log(`  workers: ${workers}`);
-    return 0;
   }
   const log = createLogger();
   if (workers > 1 && !isWorker()) return runPrimary(workers, log);

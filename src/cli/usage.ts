@@ -6,7 +6,7 @@ export const VERSION: string = pkg.version;
 /** Every command of the CLI, one line each; `nlgate --help` prints them (issue 13, item 6). */
 export const COMMANDS: ReadonlyArray<readonly [string, string]> = [
   ['serve [--config FILE]', 'run the gateway (config: --config, else $NLGATE_CONFIG, else config/gateway.yaml)'],
-  ['check-config [FILE]', 'validate a config file, explain each problem with its path and a hint, list its agents'],
+  ['check-config [FILE...]', 'validate config files, explain each problem with its path and a hint, list their agents'],
   ['probe <URL>', 'find out what protocol an agent at URL speaks and print its config block'],
   ['help', 'show this help (also: --help, -h, or no command at all)'],
   ['version', 'print the version (also: --version, -v)'],

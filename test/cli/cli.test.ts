@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,27 +81,48 @@ describe('nlgate help and version (issue 13, item 9)', () => {
 describe('nlgate check-config', () => {
   it('accepts the default config and every example config', async () => {
     const files = ['config/gateway.yaml', ...readdirSync(join(REPO_ROOT, 'config/examples')).map((f) => `config/examples/${f}`)];
-    const outputs = await Promise.all(files.map((file) => cli('check-config', file)));
-    outputs.forEach(({ stdout }, i) => expect(stdout, files[i]).toContain('valid'));
+    // One process checks them all (check-config takes several files): a tsx process each took 18 s.
+    const { stdout } = await cli('check-config', ...files);
+    for (const file of files) expect(stdout, file).toContain(`${join(REPO_ROOT, file)}: valid`);
   }, 90_000);
 
-  it('names the file, the path and the problem, and exits 1', async () => {
-    const bad = join(REPO_ROOT, `.nlgate-test-bad-${process.pid}.yaml`);
-    writeFileSync(bad, 'agents:\n  - name: r\n    kind: catalog\n    file: ../nowhere/missing.jsonl\n');
-    const err = await cli('check-config', bad).catch((e: { code: number; stderr: string }) => e);
-    expect(err).toMatchObject({ code: 1 });
-    expect((err as { stderr: string }).stderr).toContain(bad);
-    expect((err as { stderr: string }).stderr).toMatch(/agents\.0.*missing\.jsonl/);
+  it('checks several files in one run: each gets its verdict, and one invalid file makes it exit 1', async () => {
+    const bad = join(REPO_ROOT, `.nlgate-test-several-${process.pid}.yaml`);
     writeFileSync(bad, 'agents:\n  - name: r\n    kind: catalog\n');
-    const err2 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
-    expect((err2 as { stderr: string }).stderr).toMatch(/agents\.0\.file: .*\n    hint: file is required here/);
-    writeFileSync(bad, 'server:\n  prot: 80\nagents:\n  - name: r\n    kind: catalog\n    file: x.jsonl\n');
-    const err3 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
-    expect((err3 as { stderr: string }).stderr).toMatch(/server: Unrecognized key: "prot"\n    hint: remove or rename "prot": it is not a field of the server section/);
-    writeFileSync(bad, 'agents:\n  - name: r\n    kind: catalog\n    file: ${CATALOG_FILE}\n');
-    const err4 = await cli('check-config', bad).catch((e: { stderr: string }) => e);
-    expect((err4 as { stderr: string }).stderr).toMatch(/environment variable CATALOG_FILE is not set\n    hint: set CATALOG_FILE/);
-    const { rmSync } = await import('node:fs');
-    rmSync(bad, { force: true });
-  }, 90_000); // four CLI runs, each a fresh tsx process
+    try {
+      const err = await cli('check-config', bad, 'config/gateway.yaml').catch((e: { code: number; stdout: string; stderr: string }) => e);
+      expect(err).toMatchObject({ code: 1 });
+      expect((err as { stderr: string }).stderr).toContain(`Invalid config ${bad}`);
+      expect((err as { stdout: string }).stdout).toContain(`${join(REPO_ROOT, 'config/gateway.yaml')}: valid`);
+    } finally {
+      rmSync(bad, { force: true });
+    }
+  }, 60_000);
+
+  it('names the file, the path and the problem, and exits 1', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['agents:\n  - name: r\n    kind: catalog\n    file: ../nowhere/missing.jsonl\n', /agents\.0.*missing\.jsonl/],
+      ['agents:\n  - name: r\n    kind: catalog\n', /agents\.0\.file: .*\n    hint: file is required here/],
+      ['server:\n  prot: 80\nagents:\n  - name: r\n    kind: catalog\n    file: x.jsonl\n', /server: Unrecognized key: "prot"\n    hint: remove or rename "prot": it is not a field of the server section/],
+      ['agents:\n  - name: r\n    kind: catalog\n    file: ${CATALOG_FILE}\n', /environment variable CATALOG_FILE is not set\n    hint: set CATALOG_FILE/],
+    ];
+    const files = cases.map(([yaml], i) => {
+      const file = join(REPO_ROOT, `.nlgate-test-bad-${process.pid}-${i}.yaml`);
+      writeFileSync(file, yaml);
+      return file;
+    });
+    try {
+      // One run checks the four (a tsx process each took 8 s); each problem is told under its own file.
+      const err = await cli('check-config', ...files).catch((e: { code: number; stderr: string }) => e);
+      expect(err).toMatchObject({ code: 1 });
+      const reports = (err as { stderr: string }).stderr.split(/^(?=Invalid config )/m);
+      expect(reports).toHaveLength(cases.length);
+      cases.forEach(([, problem], i) => {
+        expect(reports[i]).toContain(`Invalid config ${files[i]}:`);
+        expect(reports[i]).toMatch(problem);
+      });
+    } finally {
+      for (const file of files) rmSync(file, { force: true });
+    }
+  }, 60_000);
 });

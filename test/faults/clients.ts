@@ -11,6 +11,14 @@ export type Verdict = { outcome: 'answer' | 'failure'; detail: string };
 export const INBOUND = ['nlweb-json', 'nlweb-sse', 'nlip', 'mcp', 'webtool', 'legacy'] as const;
 export type Inbound = (typeof INBOUND)[number];
 
+/**
+ * The agent timeout of the fault suites: every fault must surface as a failure well before the
+ * clients' deadline. A loopback answer takes milliseconds even on a loaded 2-core CI machine, so
+ * 3 s never mistakes an answer for a hang; each fault that hangs waits it out once per test (it was
+ * 6 s, which made the two fault suites a minute and a half of CI's time).
+ */
+export const FAULT_TIMEOUT_MS = 3_000;
+
 /** A client gives up after this long: longer than any agent timeout the suite configures. */
 const CLIENT_DEADLINE_MS = 20_000;
 
