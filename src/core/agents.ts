@@ -41,8 +41,10 @@ export class AgentRegistry {
       const upstream = new UpstreamClient({ agent: config.name, kind: config.kind, pools: this.pools, ...(deps.upstreamLimits ? { limits: deps.upstreamLimits } : {}) });
       const agent = factory.create(config, { log: deps.log.child({ agent: config.name }), baseDir: deps.baseDir, invalidateDescription, upstream });
       // Queries are idempotent unless the config says otherwise: a lost one is run again, not lost.
+      // Not for an agent that forwards the client's credentials: the re-run would have none to send.
       // Left unset otherwise: the upstream's own declaration decides then (reruns.ts `mayRunAgain`).
-      const idempotent = config.idempotent ?? (factory.asksAreQueries === true ? true : undefined);
+      const queries = factory.asksAreQueries === true && config.forwardCredentials !== true;
+      const idempotent = config.idempotent ?? (queries ? true : undefined);
       this.entries.set(config.name, { agent, config: { ...config, idempotent } });
     }
     this.defaultName = defaultAgent ?? configs[0]!.name;

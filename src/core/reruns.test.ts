@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Agent, AgentDescription } from './agent.ts';
-import type { AgentEntry } from './agents.ts';
+import { z } from 'zod';
+import { silentLogger } from '../base/logger.ts';
+import type { AdapterFactory, Agent, AgentDescription } from './agent.ts';
+import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { mayRunAgain, storedToolCall, toolCallOf, toolMayRunAgain } from './reruns.ts';
 import type { PromiseRecord } from '../store/store.ts';
 
@@ -42,5 +44,29 @@ describe('which lost promises run again (issue 24)', () => {
   it('an agent forwarding client credentials never runs again on an upstream\'s word: the re-run would have none to forward', async () => {
     expect(await mayRunAgain(entry({ forwardCredentials: true }, true), record({ query: { text: 'q' } }), describe$)).toBe(false);
     expect(await mayRunAgain(entry({ forwardCredentials: true }), record(storedToolCall('read', {})), describe$)).toBe(false);
+  });
+
+  it('regression: a query agent that forwards credentials was re-run by default, as the gateway, without them', async () => {
+    const queries: AdapterFactory = {
+      kind: 'queries',
+      configSchema: z.object({}),
+      asksAreQueries: true,
+      create: (config) => ({ name: config.name, kind: 'queries', describe: async () => ({ description: '' }), ask: async function* () {} }),
+    };
+    const registry = new AgentRegistry(
+      [
+        { name: 'open', kind: 'queries' },
+        { name: 'private', kind: 'queries', forwardCredentials: true },
+        { name: 'said', kind: 'queries', forwardCredentials: true, idempotent: true },
+      ],
+      [queries],
+      { log: silentLogger, baseDir: '.' },
+    );
+    const ask = record({ query: { text: 'q' } });
+    const lost = (name: string) => mayRunAgain(registry.get(name), ask, describe$);
+    expect(await lost('open')).toBe(true);
+    expect(await lost('private')).toBe(false);
+    // The operator's explicit word still decides (docs/configuration.md `idempotent`).
+    expect(await lost('said')).toBe(true);
   });
 });
