@@ -205,6 +205,19 @@ describe('MCP fast path against the SDK path (issue 25)', () => {
     expect(served).toEqual(['tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/list', 'tools/list', 'server/discover', 'server/discover']);
   });
 
+  it('answers await on a promise each gateway made itself as the SDK path does', async () => {
+    // A promise token is one gateway's own: each makes one, then cancels it.
+    const answers: Answer[] = [];
+    for (const gw of [fast, sdk]) {
+      const made = plain('tools/call', { name: 'ask', arguments: { query: { text: 'promise pasta' } } });
+      const res = await gw.app.request(made.path, { method: 'POST', headers: made.headers, body: made.body });
+      const token = ((await res.json()) as { result: { structuredContent: { promise: { token: string } } } }).result.structuredContent.promise.token;
+      answers.push(await send(gw, plain('tools/call', { name: 'await', arguments: { promise_token: token, action: 'cancel' } })));
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]!.status).toBe(200);
+  });
+
   it('leaves agent tools, progress tokens, log levels, elicitation and task clients to the SDK', async () => {
     const withMeta = (s: Sent, extra: Record<string, unknown>) => {
       const body = JSON.parse(s.body);
