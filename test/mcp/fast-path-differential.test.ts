@@ -14,6 +14,7 @@ import { mcpHttpBindingWith } from '../../src/bindings/mcp-http/index.ts';
 import type { Binding } from '../../src/bindings/types.ts';
 import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
+import { startHttpFixture, type HttpFixture } from './fixtures/http-server.ts';
 
 const MODERN = '2026-07-28';
 const PV = 'io.modelcontextprotocol/protocolVersion';
@@ -22,6 +23,7 @@ const INFO = 'io.modelcontextprotocol/clientInfo';
 const LEVEL = 'io.modelcontextprotocol/logLevel';
 
 let upstream: Awaited<ReturnType<typeof startV055Agent>>;
+let pantry: HttpFixture;
 let fast: TestGateway;
 let sdk: TestGateway;
 const served: string[] = [];
@@ -30,7 +32,16 @@ const withMcp = (mcp: Binding) => builtinBindings.map((b) => (b.name === 'mcp-ht
 
 beforeAll(async () => {
   upstream = await startV055Agent();
-  const config = { agents: [{ name: 'remote', kind: 'nlweb', url: upstream.url, streaming: false }, { name: 'recipes', kind: 'scripted' }] };
+  // An MCP upstream too: its tools (output schemas, annotations) reach tools/list, and what it passes
+  // through (resources, prompts, completions) the capabilities server/discover names.
+  pantry = await startHttpFixture();
+  const config = {
+    agents: [
+      { name: 'remote', kind: 'nlweb', url: upstream.url, streaming: false },
+      { name: 'recipes', kind: 'scripted' },
+      { name: 'pantry', kind: 'mcp', url: pantry.mcpUrl, ask: { tool: 'search', arguments: { query: '{{query.text}}' } } },
+    ],
+  };
   fast = await startGateway(config, { bindings: withMcp(mcpHttpBindingWith({ onFastPath: (m) => served.push(m) })) });
   sdk = await startGateway(config, { bindings: withMcp(mcpHttpBindingWith({ fastPath: false })) });
 });
@@ -38,6 +49,7 @@ afterAll(async () => {
   await fast?.close();
   await sdk?.close();
   upstream?.close();
+  await pantry?.close();
 });
 
 interface Sent {
@@ -104,7 +116,7 @@ async function bothAgree(s: Sent): Promise<Answer> {
 const mostly = <T,>(right: fc.Arbitrary<T>, ...wrong: fc.Arbitrary<unknown>[]): fc.Arbitrary<T> => fc.oneof({ weight: 10 * wrong.length, arbitrary: right }, ...wrong) as fc.Arbitrary<T>;
 const absent = fc.constant(undefined);
 
-const texts = fc.constantFrom('pasta', 'fail pasta', 'elicit a dinner', 'promise pasta', 'garbage', 'error500', 'ratelimit', '');
+const texts = fc.constantFrom('pasta', 'pumpkin', 'fail pasta', 'elicit a dinner', 'promise pasta', 'garbage', 'error500', 'ratelimit', '');
 const askArgs = fc.oneof(
   texts.map((text) => ({ query: { text } })),
   texts.map((text) => ({ query: { text, site: 'remote' }, prefer: { streaming: false } })),
@@ -113,7 +125,7 @@ const askArgs = fc.oneof(
   fc.constant({ query: { text: 'pasta' }, meta: { session_context: { conversation_id: 'conv_not_mine_0000000000' } } }),
 );
 const awaitArgs = fc.oneof(fc.constant({ promise_token: 'prom_bogus', action: 'checkin' }), fc.constant({ promise_token: 7 }), fc.constant({}));
-const toolName = mostly(fc.constant('ask'), fc.constantFrom('await', 'nope', 'recipes__echo', ''));
+const toolName = mostly(fc.constant('ask'), fc.constantFrom('await', 'nope', 'recipes__echo', 'pantry__search', ''));
 const caps = mostly(
   fc.constant({}),
   fc.constant({ elicitation: { form: {} } }),
@@ -141,7 +153,7 @@ const message = fc.record({
 const request = fc
   .record({
     m: message,
-    path: fc.constantFrom('/mcp', '/agents/remote/mcp'),
+    path: fc.constantFrom('/mcp', '/agents/remote/mcp', '/agents/pantry/mcp'),
     contentType: mostly(fc.constant('application/json'), fc.constantFrom('application/json; charset=utf-8', 'text/plain')),
     accept: fc.constantFrom('application/json, text/event-stream', 'application/json', undefined),
     pvHeader: fc.nat(19),
@@ -196,13 +208,19 @@ describe('MCP fast path against the SDK path (issue 25)', () => {
       plain('tools/list', {}, '/mcp'),
       plain('server/discover'),
       plain('server/discover', {}, '/mcp'),
+      plain('tools/list', {}, '/agents/pantry/mcp'),
+      plain('server/discover', {}, '/agents/pantry/mcp'),
+      plain('tools/call', { name: 'ask', arguments: { query: { text: 'pumpkin' } } }, '/agents/pantry/mcp'),
     ];
     served.length = 0;
     for (const c of cases) {
       const a = await bothAgree(c);
       expect(a.status).toBe(200);
     }
-    expect(served).toEqual(['tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/call', 'tools/list', 'tools/list', 'server/discover', 'server/discover']);
+    expect(served).toEqual([
+      ...Array(6).fill('tools/call'),
+      ...['tools/list', 'tools/list', 'server/discover', 'server/discover', 'tools/list', 'server/discover', 'tools/call'],
+    ]);
   });
 
   it('answers await on a promise each gateway made itself as the SDK path does', async () => {
