@@ -15,6 +15,7 @@ import type { Binding } from '../../src/bindings/types.ts';
 import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { startHttpFixture, type HttpFixture } from './fixtures/http-server.ts';
+import { connectClient } from './support.ts';
 
 const MODERN = '2026-07-28';
 const PV = 'io.modelcontextprotocol/protocolVersion';
@@ -250,6 +251,19 @@ describe('MCP fast path against the SDK path (issue 25)', () => {
     await bothAgree(withMeta(ask, { [CAPS]: { elicitation: { form: {} } } }));
     await bothAgree(withMeta(ask, { [CAPS]: { extensions: { 'io.modelcontextprotocol/tasks': {} } } }));
     expect(served).toEqual([]);
+  });
+
+  it('serves what the SDK\'s own 2026-07-28 client sends (discover, tools/list, tools/call ask)', async () => {
+    served.length = 0;
+    const client = await connectClient(`${fast.url}/agents/remote/mcp`, MODERN);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('ask');
+      const result = await client.callTool({ name: 'ask', arguments: { query: { text: 'pasta' } } });
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(served).toEqual(['server/discover', 'tools/list', 'tools/call']);
   });
 
   it('answers every generated request, valid or not, as the SDK path does', async () => {
