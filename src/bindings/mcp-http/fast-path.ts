@@ -107,9 +107,13 @@ export function encodeResult(method: string, result: Params): Params {
   return { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO } };
 }
 
-/** A JSON-RPC answer as the SDK's per-request transport sends it: 200, one JSON body. */
+/**
+ * A JSON-RPC answer as the SDK's per-request transport sends it: 200, one JSON body. Built from a
+ * string, not with `Response.json`: on Node, @hono/node-server writes a string-bodied Response
+ * straight to the socket, while `Response.json` makes an undici one whose body stream it must pump.
+ */
 function answer(message: Params): Response {
-  return Response.json(message, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  return new Response(JSON.stringify(message), { status: 200, headers: { 'content-type': 'application/json' } });
 }
 
 /** An in-band JSON-RPC error (a handler's, HTTP 200); the codec maps -32002 to -32602 on this revision. */
