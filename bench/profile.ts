@@ -3,7 +3,8 @@
  * `BENCH_STORE=redis`) under `node --cpu-prof`, driven by wrk for BENCH_DURATION seconds (default 5)
  * on one scenario against the static nginx upstream, then the profile's top frames by self and by
  * inclusive time. The profile is kept in bench/results/profiles/ for Chrome DevTools.
- * Scenarios: nlweb-json (default), nlweb-sse, nlip, mcp, webtool, second-turn.
+ * Scenarios: nlweb-json (default), nlweb-sse, nlip, mcp (a 2025-11-25 session), mcp-2026 (stateless
+ * 2026-07-28), webtool, second-turn.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +46,12 @@ async function specFor(scenario: string, base: string): Promise<{ url: string; b
       const headers = { ...JSON_HEADERS, ...accept, 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': '2025-11-25' };
       await post(`${base}/agents/up/mcp`, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers);
       return { url: `${base}/agents/up/mcp`, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: { text: 'pasta' } } } }), headers };
+    }
+    case 'mcp-2026': {
+      // No session: the revision and capabilities ride in `_meta`, the method and tool in headers (SEP-2243).
+      const headers = { ...JSON_HEADERS, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask' };
+      const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } };
+      return { url: `${base}/agents/up/mcp`, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: { text: 'pasta' } }, _meta } }), headers };
     }
     default:
       throw new Error(`unknown scenario ${scenario}`);

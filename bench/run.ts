@@ -7,7 +7,8 @@
  *
  * Env: BENCH_DURATION (seconds per load run, default 5), BENCH_CONNECTIONS (default 32),
  * BENCH_SEQ_N (sequential requests, default 300), BENCH_QUICK=1 (2 s runs, 100 sequential),
- * BENCH_TOOL=autocannon (instead of wrk).
+ * BENCH_TOOL=autocannon (instead of wrk), BENCH_ONLY=<regex> (only the gateway scenarios whose name
+ * matches, with `nlweb-json` for their pass-through ratio, and none of the other sections).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -28,11 +29,14 @@ const SEQ_N = Number(process.env.BENCH_SEQ_N ?? (QUICK ? 100 : 300));
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ASK = JSON.stringify({ query: { text: 'pasta' }, prefer: { streaming: false } });
 const FLOOR = 'hono+undici forwarder';
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 interface Row extends LoadResult {
   scenario: string;
   target: string;
   rssMiB?: number;
+  /** CPU the gateway process spent per request (its /proc utime + stime): steadier than req/s on a busy machine. */
+  cpuUsPerReq?: number;
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; text: string }> {
@@ -63,6 +67,14 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
   const checkin = JSON.stringify({ promise_token: token, action: 'checkin' });
   const mcpHeaders = await mcpSession(base);
   const mcpCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: { text: 'pasta' } } } });
+  // MCP 2026-07-28: no session; the request carries its revision and capabilities in `_meta`, and its method and tool in headers (SEP-2243).
+  const mcp2026Headers = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask' };
+  const mcp2026Call = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'ask', arguments: { query: { text: 'pasta' } }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' } } },
+  });
   const webtoolVersion = JSON.parse(await (await fetch(`${base}/webtools/up`)).text()).version as string;
   const webtool = JSON.stringify({ version: webtoolVersion, action: 'ask', request: { query: { text: 'pasta' } } });
   const nlip = JSON.stringify({ format: 'text', subformat: 'english', content: 'pasta' });
@@ -77,6 +89,7 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
     { scenario: 'nlweb-sse', spec: { url: `${base}/agents/upsse/ask`, body: JSON.stringify({ query: { text: 'pasta' } }), headers: { ...JSON_HEADERS, accept: 'text/event-stream' } }, check: ok(`${base}/agents/upsse/ask`, JSON.stringify({ query: { text: 'pasta' } }), { accept: 'text/event-stream' }) },
     { scenario: 'nlip->nlweb', spec: { url: `${base}/agents/up/nlip/`, body: nlip, headers: JSON_HEADERS }, check: ok(`${base}/agents/up/nlip/`, nlip) },
     { scenario: 'mcp-tools/call-ask->nlweb', spec: { url: `${base}/agents/up/mcp`, body: mcpCall, headers: { ...JSON_HEADERS, ...mcpHeaders } }, check: ok(`${base}/agents/up/mcp`, mcpCall, mcpHeaders) },
+    { scenario: 'mcp-2026-ask->nlweb', spec: { url: `${base}/agents/up/mcp`, body: mcp2026Call, headers: { ...JSON_HEADERS, ...mcp2026Headers } }, check: ok(`${base}/agents/up/mcp`, mcp2026Call, mcp2026Headers) },
     { scenario: 'a2a-send->nlweb', spec: { url: `${base}/a2a/up`, body: a2a, headers: { ...JSON_HEADERS, ...a2aHeaders } }, check: ok(`${base}/a2a/up`, a2a, a2aHeaders) },
     { scenario: 'webtool-execute->nlweb', spec: { url: `${base}/webtools/up`, body: webtool, headers: JSON_HEADERS }, check: ok(`${base}/webtools/up`, webtool) },
     { scenario: 'await-checkin', spec: { url: `${base}/await`, body: checkin, headers: JSON_HEADERS }, check: ok(`${base}/await`, checkin) },
@@ -86,9 +99,11 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
 
 async function load(scenario: string, target: string, spec: Omit<LoadSpec, 'connections' | 'durationS'>, gw?: BenchGateway, connections = CONNECTIONS): Promise<Row> {
   await drive({ ...spec, connections, durationS: 1 }); // warm-up: JIT, pools, keep-alive sockets
+  const cpuBefore = gw?.cpuUs() ?? 0;
   const result = await drive({ ...spec, connections, durationS: DURATION });
-  const row: Row = { scenario, target, ...result, ...(gw ? { rssMiB: gw.rssMiB() } : {}) };
-  console.log(`  ${scenario.padEnd(28)} ${target.padEnd(22)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${row.errors ? `  errors ${row.errors}` : ''}${row.rssMiB ? `  rss ${row.rssMiB} MiB` : ''}`);
+  const cpuUsPerReq = gw && result.rps > 0 ? Math.round((gw.cpuUs() - cpuBefore) / (result.rps * DURATION)) : undefined;
+  const row: Row = { scenario, target, ...result, ...(gw ? { rssMiB: gw.rssMiB() } : {}), ...(cpuUsPerReq !== undefined ? { cpuUsPerReq } : {}) };
+  console.log(`  ${scenario.padEnd(28)} ${target.padEnd(22)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50Ms} ms  p99 ${row.p99Ms} ms${row.errors ? `  errors ${row.errors}` : ''}${row.rssMiB ? `  rss ${row.rssMiB} MiB` : ''}${cpuUsPerReq ? `  cpu ${cpuUsPerReq} µs/req` : ''}`);
   return row;
 }
 
@@ -128,6 +143,19 @@ async function main(): Promise<void> {
     const askSpec = (url: string) => ({ url: `${url}/ask`, body: ASK, headers: JSON_HEADERS });
 
     console.log('\nthroughput');
+    if (ONLY) {
+      // Only the chosen gateway scenarios, each beside its pass-through (nlweb-json on the same gateway).
+      for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
+        const chosen = (await scenarios(gw)).filter((x) => x.scenario === 'nlweb-json' || ONLY.test(x.scenario));
+        // Every chosen scenario warms up before any is measured: the first one measured would otherwise run on colder code.
+        for (const s of chosen) await drive({ ...s.spec, connections: CONNECTIONS, durationS: 2 });
+        for (const s of chosen) {
+          if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
+          rows.push(await load(s.scenario, target, s.spec, gw));
+        }
+      }
+      return report(rows, cores, haveNginx, extra);
+    }
     rows.push(await load('nlweb-json', 'upstream direct', askSpec(upstreamUrl)));
     if (nginx1) rows.push(await load('nlweb-json', 'nginx proxy_pass', askSpec(nginx1.proxyUrl)));
     // The platform floor: the least a Node gateway on this stack can cost (bench/lib/platform-floor.ts).
@@ -199,6 +227,11 @@ async function main(): Promise<void> {
     await Promise.all([nginx1?.stop(), nodeUpstream?.close(), slow.close(), redis.stop()]);
   }
 
+  report(rows, cores, haveNginx, extra);
+}
+
+/** The ratios of every row, written to bench/results and printed as a table. */
+function report(rows: Row[], cores: number, haveNginx: boolean, extra: Record<string, unknown>): void {
   const find = (scenario: string, target: string) => rows.find((r) => r.scenario === scenario && r.target === target);
   const nginxRps = find('nlweb-json', 'nginx proxy_pass')?.rps;
   const floorRps = find('nlweb-json', FLOOR)?.rps;
@@ -206,17 +239,23 @@ async function main(): Promise<void> {
     const passThrough = r.scenario === 'mcp-tools/call' ? find('mcp-tools/call', 'mcp-proxy')?.rps : find('nlweb-json', r.target)?.rps;
     const nginxSame = r.target.includes(' x') ? find('nlweb-json', `nginx x${cores}`)?.rps : nginxRps;
     const toFloor = floorRps && r.target.startsWith('nlgate') && !r.target.includes(' x') && r.scenario !== 'mcp-tools/call' ? round(r.rps / floorRps) : null;
-    return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null, toFloor };
+    // The same ratio by CPU per request (pass-through's CPU / this one's): what throughput would be on a CPU-bound worker, less moved by other load on the machine.
+    const passThroughCpu = r.scenario === 'mcp-tools/call' ? undefined : find('nlweb-json', r.target)?.cpuUsPerReq;
+    const cpuToPassThrough = passThroughCpu && r.cpuUsPerReq ? round(passThroughCpu / r.cpuUsPerReq) : null;
+    return { ...r, toNginx: nginxSame ? round(r.rps / nginxSame) : null, toPassThrough: passThrough ? round(r.rps / passThrough) : null, toFloor, cpuToPassThrough };
   });
   const result = { when: new Date().toISOString(), node: process.version, cores, durationS: DURATION, connections: CONNECTIONS, nginx: haveNginx, rows: ratios, ...extra };
   const dir = new URL('./results/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });
   const text = JSON.stringify(result, null, 2) + '\n';
-  writeFileSync(`${dir}${result.when.slice(0, 19).replace(/:/g, '-')}.json`, text);
-  writeFileSync(`${dir}latest.json`, text);
-  console.log('\n| scenario | target | req/s | p50 ms | p99 ms | × nginx | × pass-through | × floor | RSS MiB |\n|---|---|---|---|---|---|---|---|---|');
-  for (const r of ratios) console.log(`| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50Ms} | ${r.p99Ms} | ${r.toNginx ?? ''} | ${r.toPassThrough ?? ''} | ${r.toFloor ?? ''} | ${r.rssMiB ?? ''} |`);
-  console.log('\nwritten to bench/results/latest.json');
+  // A BENCH_ONLY run is a part of the bench: it never stands in for the whole one in latest.json.
+  writeFileSync(`${dir}${result.when.slice(0, 19).replace(/:/g, '-')}${ONLY ? '-only' : ''}.json`, text);
+  if (!ONLY) writeFileSync(`${dir}latest.json`, text);
+  console.log('\n| scenario | target | req/s | p50 ms | p99 ms | × nginx | × pass-through | × floor | RSS MiB | CPU µs/req | × pass-through by CPU |\n|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of ratios) {
+    console.log(`| ${r.scenario} | ${r.target} | ${r.rps} | ${r.p50Ms} | ${r.p99Ms} | ${r.toNginx ?? ''} | ${r.toPassThrough ?? ''} | ${r.toFloor ?? ''} | ${r.rssMiB ?? ''} | ${r.cpuUsPerReq ?? ''} | ${r.cpuToPassThrough ?? ''} |`);
+  }
+  console.log(`\nwritten to bench/results/${ONLY ? `${result.when.slice(0, 19).replace(/:/g, '-')}-only.json` : 'latest.json'}`);
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

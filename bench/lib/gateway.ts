@@ -14,6 +14,8 @@ export interface BenchGateway {
   runner: string;
   /** Resident memory of the process and its workers, in MiB. */
   rssMiB(): number;
+  /** CPU time (user + system) the process and its workers have spent so far, in µs. */
+  cpuUs(): number;
   stop(): Promise<void>;
 }
 
@@ -23,6 +25,16 @@ function rssOf(pid: number): number {
   try {
     const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
     return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** User + system CPU time of a process so far, in µs (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuUsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return 0;
   }
@@ -79,6 +91,7 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
     pid: child.pid!,
     runner,
     rssMiB: () => Math.round([child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + rssOf(p), 0)),
+    cpuUs: () => [child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + cpuUsOf(p), 0),
     stop: async () => {
       stopping = true;
       if (child.exitCode === null) {

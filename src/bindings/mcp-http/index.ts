@@ -6,6 +6,7 @@ import { bodyLimit } from '../body-limit.ts';
 import { callerOf } from '../credentials.ts';
 import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
+import type { McpEngineOptions } from './runtime.ts';
 import { jsonRpcError } from './guard.ts';
 
 /**
@@ -13,14 +14,14 @@ import { jsonRpcError } from './guard.ts';
  * every agent as MCP tools to clients of revision 2026-07-28 (the SDK's per-request handler) and of
  * the 2025 revisions (sessions any replica can serve, legacy.ts), from one server factory.
  */
-function routes(ctx: BindingContext): Hono {
+function routes(ctx: BindingContext, opts: McpEngineOptions): Hono {
   const { gateway, settings } = ctx;
   const app = new Hono();
   // The MCP server SDK loads with the first MCP request (runtime.ts): a deployment no MCP client
   // calls never pays for it at start or in memory.
   const runtime = loadOnce(async () => {
     const rt = await import('./runtime.ts');
-    return { rt, engine: rt.createMcpEngine(ctx) };
+    return { rt, engine: rt.createMcpEngine(ctx, opts) };
   });
 
   const limit = bodyLimit({
@@ -51,6 +52,9 @@ function routes(ctx: BindingContext): Hono {
     }
     try {
       const { rt, engine } = await runtime();
+      // A plain 2026-07-28 tools/call, tools/list or server/discover, without an SDK server (issue 25).
+      const fast = await engine.fast?.(req, { ...base, era: 'modern' }, parsedBody);
+      if (fast) return fast;
       if (await rt.isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) {
         const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
         return await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined);
@@ -64,11 +68,19 @@ function routes(ctx: BindingContext): Hono {
   return app;
 }
 
+/**
+ * The MCP binding (NLWeb Appendix A over MCP Streamable HTTP) with internal switches: tests build
+ * it with the fast path off to compare the two paths (test/mcp/fast-path-differential.test.ts).
+ */
+export function mcpHttpBindingWith(opts: McpEngineOptions): Binding {
+  return { ...mcpHttpBinding, routes: (ctx) => routes(ctx, opts) };
+}
+
 /** The MCP binding (NLWeb Appendix A over MCP Streamable HTTP), mounted at `/mcp` and `/agents/{name}/mcp`. */
 export const mcpHttpBinding: Binding = {
   name: 'mcp-http',
   perAgent: true,
-  routes,
+  routes: (ctx) => routes(ctx, {}),
   edge: {
     claims: (_method, path) => path === '/mcp',
     // Streamable HTTP: every POST is a JSON-RPC message; GET (SSE) and DELETE have no body.

@@ -63,3 +63,8 @@ export function upstreamJsonRpc(e: GatewayError): { code: number; data?: unknown
   if (typeof code !== 'number') return undefined;
   return { code, ...(e.details?.jsonrpcData !== undefined ? { data: e.details.jsonrpcData } : {}) };
 }
+
+/** The JSON-RPC error for a `tools/call` of a name nothing publishes (MCP "Tools › Error Handling": -32602). */
+export function unknownTool(name: string): ProtocolError {
+  return new ProtocolError(-32602, `Unknown tool: ${name}`);
+}

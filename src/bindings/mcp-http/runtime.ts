@@ -8,6 +8,7 @@ import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import { anonymousPrincipal } from '../../core/principal.ts';
 import type { BindingContext } from '../types.ts';
 import type { McpCall } from './call.ts';
+import { serveFast, type FastPathObserver } from './fast-path.ts';
 import { PublishedToolsServer } from './header-params.ts';
 import { LegacyEndpoint } from './legacy.ts';
 import { buildMcpServer } from './server.ts';
@@ -22,11 +23,21 @@ export { isLegacyRequest };
 export interface McpEngine {
   /** Serves a 2026-07-28 request; `call` holds the per-request facts the server factory needs. */
   modern(req: Request, call: McpCall, parsedBody: unknown): Promise<Response>;
+  /** The fast path (fast-path.ts): a plain 2026-07-28 request's answer, or undefined for the SDK path. */
+  fast?(req: Request, call: McpCall, parsedBody: unknown): Promise<Response | undefined>;
   legacy: LegacyEndpoint;
 }
 
+/** How the binding is built: internal switches (tests compare the fast path with the SDK path). */
+export interface McpEngineOptions {
+  /** Answer plain 2026-07-28 requests without the SDK (default on). */
+  fastPath?: boolean;
+  /** Told of every request the fast path answered. */
+  onFastPath?: FastPathObserver;
+}
+
 /** Builds the binding's SDK handler and session endpoint once per mount (design.md "Mapping", NLWeb Appendix A). */
-export function createMcpEngine({ gateway, settings }: BindingContext): McpEngine {
+export function createMcpEngine({ gateway, settings }: BindingContext, opts: McpEngineOptions = {}): McpEngine {
   const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes);
   const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs), taskExtension: new McpTaskExtension(gateway, settings.promiseTtlMs) };
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
@@ -47,6 +58,7 @@ export function createMcpEngine({ gateway, settings }: BindingContext): McpEngin
       calls.set(req, call);
       return handler.fetch(req, parsedBody !== undefined ? { parsedBody } : undefined);
     },
+    ...(opts.fastPath === false ? {} : { fast: (req: Request, call: McpCall, parsedBody: unknown) => serveFast(deps, req, call, parsedBody, opts.onFastPath) }),
     legacy: new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log }),
   };
 }

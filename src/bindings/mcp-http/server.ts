@@ -4,7 +4,7 @@ import type { Gateway } from '../../core/gateway-types.ts';
 import { runAskTool, runAwaitTool, startAskTask, type AskToolContext } from './ask.ts';
 import { callOptions, clientChannel, roundsOf, tasksEnabled, type McpCall } from './call.ts';
 import { Passthrough, forwardMap } from './passthrough.ts';
-import { protocolError, renderToolError, renderToolResult, upstreamJsonRpc } from './render.ts';
+import { protocolError, renderToolError, renderToolResult, unknownTool, upstreamJsonRpc } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
 import type { McpSessions } from './sessions.ts';
 import { TaskIdParamsSchema, type McpTasks } from './tasks.ts';
@@ -14,7 +14,8 @@ import { declaresTasks, registerTaskExtension, tasksExtensionCapability, type Mc
 /** How the gateway introduces itself to MCP clients. */
 export const SERVER_INFO = { name: 'nlgate', version: '0.1.0' };
 
-const INSTRUCTIONS =
+/** The `instructions` every endpoint gives (MCP "Lifecycle"; 2026-07-28 `server/discover`). */
+export const INSTRUCTIONS =
   'Ask questions in natural language with the `ask` tool (NLWeb v0.55). A slow answer comes back as a promise: ' +
   'call `await` with its promise_token. The other tools are the agents\' own structured tools.';
 
@@ -53,6 +54,23 @@ function capabilitiesFor(pass: Passthrough, tasks: boolean): ServerCapabilities 
 }
 
 /**
+ * What one request's endpoint declares (MCP "Capabilities"; 2026-07-28 `server/discover`): the
+ * agents it reaches, what they pass through, and the capabilities that follow. One implementation
+ * for the per-request SDK server (buildMcpServer) and the fast path (fast-path.ts).
+ */
+export async function endpointCapabilities(gateway: Gateway, call: McpCall): Promise<{ pass: Passthrough; capabilities: ServerCapabilities }> {
+  const agents = call.agent !== undefined ? [gateway.resolveAgent(undefined, call.agent)] : gateway.listAgents().map((a) => a.name);
+  const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
+  return { pass, capabilities: { ...capabilitiesFor(pass, tasksEnabled(call)), ...tasksExtensionCapability(call) } };
+}
+
+/**
+ * The revisions `server/discover` names (MCP 2026-07-28 "Discovery"): the modern one the SDK lists,
+ * then every 2025 one `initialize` negotiates on the same endpoint (see discoverEveryRevision).
+ */
+export const DISCOVER_VERSIONS: readonly string[] = [...new Set(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS])];
+
+/**
  * `server/discover` (MCP 2026-07-28) names every revision this endpoint serves: the SDK lists only
  * the modern ones, but the same `/mcp` answers 2025 clients through `initialize` (legacy.ts).
  * The SDK installs its discover handler after the factory returns, so the instance's answer is
@@ -75,10 +93,9 @@ function discoverEveryRevision(server: Server): void {
  */
 export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<Server> {
   const { gateway } = deps;
-  const agents = call.agent !== undefined ? [gateway.resolveAgent(undefined, call.agent)] : gateway.listAgents().map((a) => a.name);
-  const pass = new Passthrough(gateway, call, await forwardMap(gateway, agents));
+  const { pass, capabilities } = await endpointCapabilities(gateway, call);
   const tasks = tasksEnabled(call);
-  const server = new Server(SERVER_INFO, { capabilities: { ...capabilitiesFor(pass, tasks), ...tasksExtensionCapability(call) }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities, instructions: INSTRUCTIONS });
   discoverEveryRevision(server);
 
   // A 2025 session sees the tools as its own upstream sessions list them (its capabilities decide).
@@ -103,7 +120,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     if (asTask && name === 'await') throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     if (name === 'await') return runAwaitTool(args, t);
     const route = (await guarded(surface)).routes.get(name);
-    if (route?.kind !== 'agent') throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+    if (route?.kind !== 'agent') throw unknownTool(name);
     if (asTask) throw new ProtocolError(-32601, `Tool ${name} does not support task-augmented calls`);
     const task = call.era === 'modern' ? await deps.taskExtension.forTool(route, args ?? {}, t) : undefined;
     if (task) return task as never;
@@ -114,7 +131,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
       if (out.inputRequired) return inputRequired(out.inputRequired as never) as never;
       result = renderToolResult(out);
     } catch (err) {
-      if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw new ProtocolError(-32602, `Unknown tool: ${name}`);
+      if (err instanceof GatewayError && (err.code === 'TOOL_NOT_FOUND' || err.code === 'AGENT_NOT_FOUND')) throw unknownTool(name);
       // The upstream refused the request itself (invalid params, a tampered requestState, a missing
       // client capability): the client gets that JSON-RPC error, not a tool result.
       if (err instanceof GatewayError && upstreamJsonRpc(err) && err.code !== 'UPSTREAM_ERROR') throw protocolError(err);

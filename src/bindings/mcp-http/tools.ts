@@ -28,9 +28,16 @@ export const AwaitToolInputSchema = AwaitRequestSchema.pick({ promise_token: tru
   meta: z.looseObject({}).optional(),
 });
 
-/** The JSON Schema published for a zod schema (MCP `inputSchema`), from `z.toJSONSchema`. */
+/**
+ * The JSON Schema published for a zod schema (MCP `inputSchema`), from `z.toJSONSchema`, made once
+ * per schema: the `ask` and `await` schemas are constants, and converting them was per-request work
+ * on every `tools/list` and `tools/call`. Callers never mutate a published schema.
+ */
+const inputSchemas = new WeakMap<z.ZodType, Tool['inputSchema']>();
 function inputSchemaOf(schema: z.ZodType): Tool['inputSchema'] {
-  return z.toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema'];
+  let made = inputSchemas.get(schema);
+  if (!made) inputSchemas.set(schema, (made = z.toJSONSchema(schema, { io: 'input' }) as Tool['inputSchema']));
+  return made;
 }
 
 /** Appendix A.1: the `ask` tool, described by the agent(s) it reaches; where MCP tasks are on, it may run as one. */
