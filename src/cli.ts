@@ -2,8 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../adapters/index.ts';
 import { ConfigError, loadConfigFile, type LoadedConfig } from './config/load.ts';
 import { createLogger } from './base/logger.ts';
-import { startServer } from './server.ts';
-import { startTracing } from './telemetry/index.ts';
 import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
 import { explainProblems } from './cli/hints.ts';
 import { runProbe } from './cli/probe.ts';
@@ -88,6 +86,9 @@ async function main(args: string[]): Promise<number> {
   }
   const log = createLogger();
   if (workers > 1 && !isWorker()) return runPrimary(workers, log);
+  // The server (Hono, the bindings, metrics) is imported here: a cluster primary only forks and
+  // supervises, and without it holds ≈ 30 MiB less for the life of the container (issue 23).
+  const [{ startTracing }, { startServer }] = await Promise.all([import('./telemetry/index.ts'), import('./server.ts')]);
   const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
   log.info(
