@@ -32,8 +32,8 @@ const esmForNode = {
 };
 
 /**
- * zod re-exports every one of its locales (`z.locales`, ≈ 260 KiB minified, half of zod in the
- * bundle) for `z.config(z.locales.xx())`; the gateway reports in English only and never calls that,
+ * zod re-exports every one of its locales (`z.locales`, ≈ 260 KiB minified, over half of zod in
+ * the bundle) for `z.config(z.locales.xx())`; the gateway reports in English only and never calls that,
  * yet V8 parsed them all at every start (issue 23). In the server bundle `z.locales` holds `en` alone.
  */
 const zodEnglishOnly = {

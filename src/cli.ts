@@ -87,7 +87,7 @@ async function main(args: string[]): Promise<number> {
   const log = createLogger();
   if (workers > 1 && !isWorker()) return runPrimary(workers, log);
   // The server (Hono, the bindings, metrics) is imported here: a cluster primary only forks and
-  // supervises, and without it holds ≈ 30 MiB less for the life of the container (issue 23).
+  // supervises, and the server's code and heap would stay in it for the container's life (issue 23).
   const [{ startTracing }, { startServer }] = await Promise.all([import('./telemetry/index.ts'), import('./server.ts')]);
   const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
