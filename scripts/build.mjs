@@ -31,6 +31,21 @@ const esmForNode = {
   logLevel: 'warning',
 };
 
+/**
+ * zod re-exports every one of its locales (`z.locales`, ≈ 260 KiB minified, over half of zod in
+ * the bundle) for `z.config(z.locales.xx())`; the gateway reports in English only and never calls that,
+ * yet V8 parsed them all at every start (issue 23). In the server bundle `z.locales` holds `en` alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL('../locales/en.js', `file://${args.importer}`)), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: root }));
+  },
+};
+
 /** The server bundle's options: every npm package inside. */
 export const serverBuild = (outdir) => ({
   ...esmForNode,
@@ -39,6 +54,7 @@ export const serverBuild = (outdir) => ({
   // esbuild bundles the web console at start-up only where it is installed (a clone); the image
   // serves the console prebuilt by `npm run build:console` (src/console/bundle.ts).
   external: ['esbuild'],
+  plugins: [zodEnglishOnly],
   minify: true,
   sourcemap: 'linked',
   legalComments: 'linked',

@@ -2,8 +2,6 @@ import { fileURLToPath } from 'node:url';
 import { builtinAdapters } from '../adapters/index.ts';
 import { ConfigError, loadConfigFile } from './config/load.ts';
 import { createLogger } from './base/logger.ts';
-import { startServer } from './server.ts';
-import { startTracing } from './telemetry/index.ts';
 import { isWorker, runPrimary, workerCount, workersProblem } from './cluster.ts';
 import { runCheckConfig } from './cli/check-config.ts';
 import { runProbe } from './cli/probe.ts';
@@ -64,6 +62,9 @@ async function main(args: string[]): Promise<number> {
   }
   const log = createLogger();
   if (workers > 1 && !isWorker()) return runPrimary(workers, log);
+  // The server (Hono, the bindings, metrics) is imported here: a cluster primary only forks and
+  // supervises, and the server's code and heap would stay in it for the container's life (issue 23).
+  const [{ startTracing }, { startServer }] = await Promise.all([import('./telemetry/index.ts'), import('./server.ts')]);
   const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
   log.info(

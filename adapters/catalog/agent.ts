@@ -7,7 +7,8 @@ import { planQuery, SEARCH_BOUNDS } from './bounds.ts';
 import { DEFAULT_MAX_RESULTS, RESULT_CAP } from './config.ts';
 import { buildFilters, filterableFields } from './filters.ts';
 import type { Catalog, CatalogEntry } from './load.ts';
-import { CatalogIndex, type SearchHit } from './search.ts';
+import type { CatalogIndex, SearchHit } from './search.ts';
+import { sharedIndex } from './shared.ts';
 import { summarizeHits } from './summary.ts';
 import { firstText, fold, isPlainObject } from './text.ts';
 
@@ -54,7 +55,7 @@ export class CatalogAgent implements Agent {
     private readonly catalog: Catalog,
   ) {
     this.name = settings.name;
-    this.index = new CatalogIndex(catalog.entries);
+    this.index = sharedIndex(catalog.entries);
     this.fields = filterableFields(catalog.entries);
   }
 

@@ -3,7 +3,7 @@ import type { AdapterFactory } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import { CatalogAgent } from './agent.ts';
 import { type CatalogConfig, CatalogConfigSchema } from './config.ts';
-import { loadCatalogFile } from './load.ts';
+import { loadSharedCatalog } from './shared.ts';
 import { fold } from './text.ts';
 
 export { CatalogAgent } from './agent.ts';
@@ -22,7 +22,7 @@ export const catalogAdapter: AdapterFactory<CatalogConfig> = {
   asksAreQueries: true,
   create(config, deps) {
     const path = resolve(deps.baseDir, config.file);
-    const catalog = loadCatalogFile(path);
+    const catalog = loadSharedCatalog(path);
     if (config.sites !== undefined) {
       const wanted = new Set(config.sites.map(fold));
       const all = [...new Set(catalog.entries.map((e) => e.site))];

@@ -174,15 +174,18 @@ export function parseCatalog(text: string, file: string, format?: CatalogFormat)
   return { name: basename(file), format: fmt, entries };
 }
 
-/** Reads a catalog file from disk (synchronously: it runs once, at start-up) and parses it. */
-export function loadCatalogFile(path: string, format?: CatalogFormat): Catalog {
-  let text: string;
+/** Reads a catalog file's text (synchronously: it runs once, at start-up); a CONFIG_ERROR naming the file if it cannot. */
+export function readCatalogText(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? 'unreadable');
     throw loadError(path, `cannot read it (${reason})`);
   }
-  return parseCatalog(text, path, format);
+}
+
+/** Reads a catalog file from disk (synchronously: it runs once, at start-up) and parses it. */
+export function loadCatalogFile(path: string, format?: CatalogFormat): Catalog {
+  return parseCatalog(readCatalogText(path), path, format);
 }

@@ -161,7 +161,7 @@ export class OpenapiAgent implements Agent {
     const info = isObj(document.info) ? document.info : {};
     const description = this.config.description ?? ([info.title, info.description].filter((t) => typeof t === 'string' && t !== '').join(': ') || this.name);
     const components = isObj(document.components) ? document.components : {};
-    const compile = createSchemaCompiler();
+    const compile = await createSchemaCompiler();
     const cache = new Map<string, { input: SchemaCheck; output?: SchemaCheck }>();
     const agent = this.name;
     return {

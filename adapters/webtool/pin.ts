@@ -11,6 +11,7 @@ import {
   metadataHash,
   parseMetadata,
   type SchemaCheck,
+  type SchemaCompiler,
   type WebtoolAction,
   type WebtoolMetadata,
 } from '../../src/protocol/webtool/index.ts';
@@ -36,8 +37,7 @@ export interface PinOptions {
   log: Logger;
 }
 
-function snapshotOf(metadata: WebtoolMetadata, hash: string, agent: string): Snapshot {
-  const compile = createSchemaCompiler();
+function snapshotOf(metadata: WebtoolMetadata, hash: string, agent: string, compile: SchemaCompiler): Snapshot {
   const cache = new Map<string, { request: SchemaCheck; response: SchemaCheck }>();
   let config: SchemaCheck | undefined;
   const guard = <T>(f: () => T): T => {
@@ -133,7 +133,7 @@ export class MetadataPin {
       this.hashes.set(metadata.version, hash);
     }
     this.pinned = metadata.version;
-    if (this.snapshot?.hash !== hash) this.snapshot = snapshotOf(metadata, hash, this.opts.agent);
+    if (this.snapshot?.hash !== hash) this.snapshot = snapshotOf(metadata, hash, this.opts.agent, await createSchemaCompiler());
     this.checkedAt = Date.now();
     return this.snapshot;
   }

@@ -14,6 +14,7 @@ import {
   isSemver,
   OkEnvelopeSchema,
   WebtoolMetadataSchema,
+  type SchemaCompiler,
   type WebtoolMetadata,
 } from '../../src/protocol/webtool/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
@@ -61,10 +62,11 @@ for (const makeTarget of WEBTOOL_TARGETS) {
     let upstream: { close(): Promise<void> };
     let url: string;
     let metadata: WebtoolMetadata;
-    const compile = createSchemaCompiler();
+    let compile: SchemaCompiler;
     const responseCheck = (action: string) => compile(metadata.actions.find((a) => a.name === action)!.responseSchema, 'data');
 
     beforeAll(async () => {
+      compile = await createSchemaCompiler();
       const setup = await target.setup();
       upstream = setup;
       gw = await startGateway({ server: { bodyLimitBytes: 4096 }, agents: setup.agents }, { adapters });

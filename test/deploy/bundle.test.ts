@@ -1,9 +1,10 @@
 // Issue 23 "load what a deployment does not use only when it is used": in the production bundle
 // (`npm run build`), the MCP and A2A client SDKs (the `mcp` and `a2a` adapters), the OpenAPI $ref
-// resolver (the `openapi` adapter), the OpenTelemetry SDK, the A2A and MCP server SDKs and ioredis
-// sit in chunks that the CLI's static import graph never reaches; only a configured agent of that
-// kind, tracing, the first A2A or MCP request or a Redis store
-// imports them. (That the bundle needs no node_modules at all is checked by
+// resolver (the `openapi` adapter), the OpenTelemetry SDK, the A2A and MCP server SDKs, ioredis,
+// undici and ajv sit in chunks that the CLI's static import graph never reaches; only a configured
+// agent of that kind, tracing, the first A2A or MCP request, a Redis store, the first upstream
+// request or the first JSON Schema compiled imports them. The server itself (Hono, the bindings,
+// metrics) is imported by `serve` past the point where a cluster primary branches off. (That the bundle needs no node_modules at all is checked by
 // image.test.ts, which runs it from a folder with none above it.)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -46,6 +47,11 @@ describe('the production bundle', () => {
     ['the A2A server SDK (the A2A binding, until its first request)', 'JsonRpcTransportHandler'],
     ['ioredis (the Redis store)', 'ClusterAllFailedError'],
     ['the MCP server SDK (the MCP binding, until its first request)', 'Only one SSE stream is allowed per session'],
+    ['undici (upstream connection pools, until the first upstream request)', 'invalid connections'],
+    ['ajv (foreign JSON Schemas, until the first one is compiled)', 'NOT SUPPORTED: keyword'],
+    // A cluster primary (WORKERS > 1) only forks: the server is imported after the primary's branch.
+    ['Hono (the server, which a cluster primary never starts)', 'Context is not finalized'],
+    ['prom-client (the metrics, which a cluster primary never serves)', 'process_cpu_user_seconds_total'],
   ] as const) {
     it(`keeps ${what} out of what the CLI loads at start`, () => {
       const holders = chunkWith(marker);

@@ -89,7 +89,7 @@ async function tool(c: Context, gateway: Gateway, call: Call): Promise<Response>
     return sendError(c, 'SCHEMA_ERROR', `Unknown action "${call.body.action}" (actions: ${names})`);
   }
   const args = requestObject(call);
-  const problem = validateJson(found.inputSchema, 'request', args);
+  const problem = await validateJson(found.inputSchema, 'request', args);
   if (problem) return sendError(c, 'SCHEMA_ERROR', problem);
   return sendToolResult(c, await gateway.callTool(call.agent, found.toolName, args, call.opts));
 }

@@ -1,5 +1,11 @@
-import { errors as undiciErrors } from 'undici';
 import { GatewayError } from '../../base/errors.ts';
+
+/**
+ * True for an undici error of that code: the test undici's own `instanceof` makes (a global symbol
+ * each error class sets), without importing undici, which loads with the first upstream request.
+ */
+const isUndiciError = (err: unknown, code: string): boolean =>
+  typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[Symbol.for(`undici.error.${code}`)] === true;
 
 /** The error a caller abort becomes: the core's own reason when it gave a GatewayError, else CANCELLED. */
 export function cancelledError(signal: AbortSignal): GatewayError {
@@ -22,7 +28,7 @@ export function isTooLarge(err: unknown): boolean {
 export function requestError(err: unknown, agent: string, signal: AbortSignal | undefined, timeoutMs: number | undefined): GatewayError {
   if (err instanceof GatewayError) return err;
   if (signal?.aborted) return cancelledError(signal);
-  if (err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.ConnectTimeoutError) {
+  if (isUndiciError(err, 'UND_ERR_HEADERS_TIMEOUT') || isUndiciError(err, 'UND_ERR_CONNECT_TIMEOUT')) {
     const within = timeoutMs ? ` within ${timeoutMs} ms` : ' in time';
     return new GatewayError('TIMEOUT', `Agent "${agent}" did not answer${within}`, { cause: err });
   }
@@ -33,7 +39,7 @@ export function requestError(err: unknown, agent: string, signal: AbortSignal | 
 export function bodyError(err: unknown, agent: string, signal: AbortSignal | undefined): GatewayError {
   if (err instanceof GatewayError) return err;
   if (signal?.aborted) return cancelledError(signal);
-  if (err instanceof undiciErrors.BodyTimeoutError) {
+  if (isUndiciError(err, 'UND_ERR_BODY_TIMEOUT')) {
     return new GatewayError('TIMEOUT', `Agent "${agent}" did not finish its answer in time`, { cause: err });
   }
   return new GatewayError('UPSTREAM_ERROR', `The connection to agent "${agent}" broke before its answer was complete`, { cause: err });

@@ -54,7 +54,7 @@ describe('upstream keep-alive after an SSE answer', () => {
     servers.push(up.server);
     const pools = new UpstreamPools();
     const client = new UpstreamClient({ agent: 'a', pools });
-    const pool = pools.get(new URL(up.url).origin);
+    const pool = await pools.get(new URL(up.url).origin);
     for (let i = 0; i < 5; i++) {
       expect(await firstEvent(client, up.url)).toContain('complete');
       // The rest of the body arrives and is discarded; the socket is then free in the pool. (Before

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { createCachedValidator, createSchemaCompiler, InvalidSchemaError } from './json-schema.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCachedValidator, createSchemaCompiler, InvalidSchemaError, type SchemaCompiler } from './json-schema.ts';
 
 describe('JSON Schema validation of foreign schemas (ajv)', () => {
-  const compile = createSchemaCompiler();
+  let compile: SchemaCompiler;
+  beforeAll(async () => {
+    compile = await createSchemaCompiler();
+  });
 
   it('validates 2020-12 (declared or not) and names the failing path', () => {
     const check = compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] }, 'request');
@@ -32,9 +35,9 @@ describe('JSON Schema validation of foreign schemas (ajv)', () => {
     expect(compile({ $id: 'https://x.example/a', type: 'number' }, 'a')('s')).toBe('a: must be number');
   });
 
-  it('caches compiled schemas and stays bounded', () => {
+  it('caches compiled schemas and stays bounded', async () => {
     const validate = createCachedValidator(2);
-    for (let i = 0; i < 5; i++) expect(validate({ type: 'integer', maximum: i }, 'n', i + 1)).toBe(`n: must be <= ${i}`);
-    expect(validate({ type: 'integer' }, 'n', 1)).toBeNull();
+    for (let i = 0; i < 5; i++) expect(await validate({ type: 'integer', maximum: i }, 'n', i + 1)).toBe(`n: must be <= ${i}`);
+    expect(await validate({ type: 'integer' }, 'n', 1)).toBeNull();
   });
 });

@@ -1,36 +1,28 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { loadOnce } from '../../base/load-once.ts';
+import type { Dialect } from './ajv.ts';
 import type { JsonSchemaObject } from './metadata.ts';
 
 /** Validates one value; returns null when it matches, else a one-line reason naming the path. */
 export type SchemaCheck = (value: unknown) => string | null;
+
+/** Compiles one schema to its check; throws InvalidSchemaError. */
+export type SchemaCompiler = (schema: JsonSchemaObject, label: string) => SchemaCheck;
 
 /** A schema that ajv cannot compile (the webtool published a broken schema). */
 export class InvalidSchemaError extends Error {
   override readonly name = 'InvalidSchemaError';
 }
 
-/**
- * Foreign schemas use "any JSON Schema features" (webtools "JSON Schema Requirements"): unknown
- * keywords (`example`, `x-…`) are tolerated, remote `$ref`s are never fetched (no `loadSchema`),
- * and `format` is not asserted (ajv ships no format validators without ajv-formats).
- */
-const AJV_OPTIONS: Options = { strict: false, allErrors: false, validateFormats: false, logger: false };
-
-type Dialect = '2020' | '2019' | '07';
+// ajv (with fast-uri, ≈ 150 KiB) loads with the first schema compiled: only webtool and OpenAPI
+// agents and tool calls through the webtool binding compile any, so most gateways never load it (issue 23).
+const loadAjv = loadOnce(() => import('./ajv.ts'));
 
 function dialectOf(schema: JsonSchemaObject): Dialect {
   const uri = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (uri.includes('2019-09')) return '2019';
   if (/draft-0[4-7]/.test(uri)) return '07';
   return '2020'; // z.toJSONSchema emits 2020-12; an undeclared dialect is read as the current one
-}
-
-function newAjv(dialect: Dialect): Ajv {
-  if (dialect === '2019') return new Ajv2019(AJV_OPTIONS);
-  if (dialect === '07') return new Ajv(AJV_OPTIONS);
-  return new Ajv2020(AJV_OPTIONS);
 }
 
 function describeError(e: ErrorObject, label: string): string {
@@ -46,9 +38,10 @@ function describeError(e: ErrorObject, label: string): string {
 /**
  * Compiles JSON Schemas with ajv, choosing the dialect from `$schema` (2020-12 when absent, with a
  * draft-07 fallback for older schemas). One compiler per metadata snapshot: schemas of different
- * versions may reuse an `$id`, which one ajv instance would refuse.
+ * versions may reuse an `$id`, which one ajv instance would refuse. Resolves once ajv is loaded.
  */
-export function createSchemaCompiler(): (schema: JsonSchemaObject, label: string) => SchemaCheck {
+export async function createSchemaCompiler(): Promise<SchemaCompiler> {
+  const { newAjv } = await loadAjv();
   const instances = new Map<Dialect, Ajv>();
   const instance = (d: Dialect): Ajv => {
     let ajv = instances.get(d);
@@ -87,16 +80,16 @@ export function createSchemaCompiler(): (schema: JsonSchemaObject, label: string
 }
 
 /** A bounded cache of compiled checks keyed by the schema's JSON (for schemas that come and go). */
-export function createCachedValidator(max = 256): (schema: JsonSchemaObject, label: string, value: unknown) => string | null {
-  let compile = createSchemaCompiler();
+export function createCachedValidator(max = 256): (schema: JsonSchemaObject, label: string, value: unknown) => Promise<string | null> {
+  let compile: SchemaCompiler | undefined;
   const cache = new Map<string, SchemaCheck>();
-  return (schema, label, value) => {
+  return async (schema, label, value) => {
     const key = `${label}\u0000${JSON.stringify(schema)}`;
     let check = cache.get(key);
     if (!check) {
-      if (cache.size >= max) {
+      if (cache.size >= max || compile === undefined) {
         cache.clear(); // simplest bound; a fresh compiler also drops ajv's own schema cache
-        compile = createSchemaCompiler();
+        compile = await createSchemaCompiler();
       }
       check = compile(schema, label);
       cache.set(key, check);
