@@ -158,7 +158,7 @@ export class UpstreamClient {
     const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let data: Dispatcher.ResponseData;
     try {
-      data = await (await this.pools.get(target.origin)).request({
+      data = await (this.pools.existing(target.origin) ?? (await this.pools.get(target.origin))).request({
         path: target.path,
         method: method as Dispatcher.HttpMethod,
         headers: exchange ? exchange.headers : headers,

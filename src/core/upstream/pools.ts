@@ -16,7 +16,7 @@ export const DEFAULT_POOL_SETTINGS: PoolSettings = Object.freeze({ connections: 
 // undici is the largest package the gateway bundles (≈ 550 KiB, ≈ 100 ms of CPU to load): it loads
 // with the first upstream request, so a gateway whose agents are all in-process (the catalog) never
 // loads it, and one with remote agents starts and answers /healthz without waiting for it (issue 23).
-const loadUndici = loadOnce(() => import('undici'));
+const loadUndici = loadOnce(() => import('./undici-pool.ts'));
 
 /**
  * One undici `Pool` per upstream origin (RFC 9110 4.3.1: scheme, host, port), created on first use:
@@ -30,10 +30,15 @@ export class UpstreamPools {
 
   constructor(private readonly settings: PoolSettings = DEFAULT_POOL_SETTINGS) {}
 
+  /** The pool for `origin` when it exists already: no promise hop on the per-request path. */
+  existing(origin: string): Pool | undefined {
+    return this.closed ? undefined : this.pools.get(origin);
+  }
+
   /** The pool for `origin` (`http://host:port`); the first call loads undici. */
   async get(origin: string): Promise<Pool> {
-    const existing = this.pools.get(origin);
-    if (existing !== undefined && !this.closed) return existing;
+    const existing = this.existing(origin);
+    if (existing !== undefined) return existing;
     const { Pool } = await loadUndici();
     // Another call may have made the pool while undici loaded: one pool per origin.
     let pool = this.pools.get(origin);
