@@ -20,6 +20,9 @@ describeRedis('ownership across two replicas on one Redis', () => {
     agents: [
       { name: 'slowpoke', kind: 'nlweb', url: agentUrl, streaming: false },
       { name: 'retryable', kind: 'nlweb', url: agentUrl, streaming: false, idempotent: true },
+      // Answers, never a promise: the conversation test reads each turn's answer, and 150 ms is a
+      // deadline a loaded CI machine can miss (regression: a turn came back as a 202 promise).
+      { name: 'steady', kind: 'nlweb', url: agentUrl, streaming: false, promiseAfterMs: 60_000 },
     ],
   });
 
@@ -59,7 +62,7 @@ describeRedis('ownership across two replicas on one Redis', () => {
   it('the same client-chosen conversation id on two replicas: bob never sees alice\'s prev or upstream session_context', async () => {
     const id = 'shared-conversation-id-0001';
     const turn = (who: Fetch, base: string, text: string) =>
-      postJson(who, `${base}/agents/slowpoke/ask`, { query: { text }, meta: { session_context: { conversation_id: id } } });
+      postJson(who, `${base}/agents/steady/ask`, { query: { text }, meta: { session_context: { conversation_id: id } } });
     await turn(alice, a.url, 'alice first secret question');
     const second = await turn(alice, b.url, 'alice second');
     expect(second.body._meta.debug.context.prev).toEqual(['alice first secret question']);
