@@ -27,6 +27,19 @@ function slowServer(): McpServer {
   return server;
 }
 
+/**
+ * Waits until the upstream has the call: the 202 comes at promiseAfterMs, and on a loaded machine a
+ * victim's first MCP call (SDK load, handshake) can still be on its way then (regression: an
+ * oldest-Node CI run killed the victim before the call left it, and the upstream saw none).
+ */
+async function reachedUpstream(call: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!calls.includes(call)) {
+    if (Date.now() > deadline) throw new Error(`the upstream never got ${call}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 const post = async (base: string, path: string, body: unknown) => {
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
@@ -66,6 +79,7 @@ describeRedis('regression "an MCP call lost with its replica fails though its to
     const victim = await spawnGateway(config);
     const asked = await post(victim.url, '/agents/lookup/ask', { query: { text: 'soup' } });
     expect(asked.status).toBe(202);
+    await reachedUpstream('lookup:soup');
     await victim.kill();
     const settled = await post(survivor.url, '/await', { promise_token: asked.body.promise.token, action: 'checkin', wait_ms: 10_000 });
     expect(settled.body._meta.response_type).toBe('answer');
@@ -77,6 +91,7 @@ describeRedis('regression "an MCP call lost with its replica fails though its to
     const victim = await spawnGateway(config);
     const asked = await post(victim.url, '/agents/orders/ask', { query: { text: 'one pizza' } });
     expect(asked.status).toBe(202);
+    await reachedUpstream('order:one pizza');
     await victim.kill();
     const settled = await post(survivor.url, '/await', { promise_token: asked.body.promise.token, action: 'checkin', wait_ms: 10_000 });
     expect(settled.body._meta.response_type).toBe('failure');
