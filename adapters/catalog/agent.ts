@@ -5,7 +5,7 @@ import type { AskRequest, ResultItem } from '../../src/protocol/nlweb/index.ts';
 import { minScoreThreshold, parseModes, requestedResultCount, retrievalDepth, SCORE_MAX } from '../../src/protocol/nlweb/index.ts';
 import { planQuery, SEARCH_BOUNDS } from './bounds.ts';
 import { DEFAULT_MAX_RESULTS, RESULT_CAP } from './config.ts';
-import { buildFilters, filterableFields } from './filters.ts';
+import { buildFilters } from './filters.ts';
 import type { Catalog, CatalogEntry } from './load.ts';
 import type { CatalogIndex, SearchHit } from './search.ts';
 import { sharedIndex } from './shared.ts';
@@ -55,8 +55,7 @@ export class CatalogAgent implements Agent {
     private readonly catalog: Catalog,
   ) {
     this.name = settings.name;
-    this.index = sharedIndex(catalog.entries);
-    this.fields = filterableFields(catalog.entries);
+    ({ index: this.index, fields: this.fields } = sharedIndex(catalog.entries));
   }
 
   /** Describes the catalog: item count and types, its sites, streaming and summaries. */

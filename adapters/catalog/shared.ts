@@ -8,10 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { type Catalog, type CatalogEntry, parseCatalog, readCatalogText } from './load.ts';
+import { filterableFields } from './filters.ts';
 import { CatalogIndex } from './search.ts';
 
 const parsed = new Map<string, { digest: string; name: string; format: Catalog['format']; entries: WeakRef<CatalogEntry[]> }>();
-const indexes = new WeakMap<readonly CatalogEntry[], CatalogIndex>();
+const indexes = new WeakMap<readonly CatalogEntry[], { index: CatalogIndex; fields: ReadonlyMap<string, string> }>();
 
 /** The catalog in the file at `path` (read each time): parsed once per content, a fresh Catalog object per call. */
 export function loadSharedCatalog(path: string): Catalog {
@@ -26,9 +27,9 @@ export function loadSharedCatalog(path: string): Catalog {
   return catalog;
 }
 
-/** The search index over `entries`, built once per entries array. */
-export function sharedIndex(entries: readonly CatalogEntry[]): CatalogIndex {
-  let index = indexes.get(entries);
-  if (index === undefined) indexes.set(entries, (index = new CatalogIndex(entries)));
-  return index;
+/** The search index and the filterable fields over `entries`, built once per entries array. */
+export function sharedIndex(entries: readonly CatalogEntry[]): { index: CatalogIndex; fields: ReadonlyMap<string, string> } {
+  let built = indexes.get(entries);
+  if (built === undefined) indexes.set(entries, (built = { index: new CatalogIndex(entries), fields: filterableFields(entries) }));
+  return built;
 }
