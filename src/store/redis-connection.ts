@@ -3,7 +3,7 @@
  * STORE_UNAVAILABLE error, ERROR_TABLE 503 + retry after 1 s) and the gate that lets a command
  * through only on a ready connection, so nothing waits in a queue for a Redis that is gone.
  */
-import type { Cluster, Redis } from 'ioredis';
+import { ReplyError, type Cluster, type Redis } from 'ioredis';
 import { GatewayError } from '../base/errors.ts';
 
 type Client = Redis | Cluster;
@@ -20,7 +20,7 @@ const TRANSIENT_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NORE
 /** Maps an ioredis failure: connection trouble → STORE_UNAVAILABLE, a real server error → INTERNAL_ERROR. */
 export function toStoreError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
-  const isReply = err instanceof Error && err.name === 'ReplyError';
+  const isReply = err instanceof ReplyError;
   if (isReply && !TRANSIENT_REPLY.test(err.message)) {
     return new GatewayError('INTERNAL_ERROR', 'The state store rejected a command', { cause: err });
   }

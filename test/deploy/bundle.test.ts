@@ -61,4 +61,12 @@ describe('the production bundle', () => {
       expect(readFileSync(join(out, 'cli.js'), 'utf8')).not.toContain(marker);
     });
   }
+
+  // Issue 25: esbuild's keepNames wraps every function it emits in `__name(fn, "name")`, which then
+  // runs each time a closure is made: ≈ 20% of a pass-through request's CPU (docs/benchmarks.md).
+  it('renames no function at run time (no keepNames helper in any chunk)', () => {
+    const files = [join(out, 'cli.js'), ...readdirSync(join(out, 'chunks')).filter((f) => f.endsWith('.js')).map((f) => join(out, 'chunks', f))];
+    expect(files.filter((f) => /\b__name\(/.test(readFileSync(f, 'utf8'))).map((f) => f.split('/').pop())).toEqual([]);
+  });
 });
+
