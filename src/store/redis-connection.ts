@@ -20,8 +20,7 @@ const TRANSIENT_REPLY = /^(LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NORE
 /** Maps an ioredis failure: connection trouble → STORE_UNAVAILABLE, a real server error → INTERNAL_ERROR. */
 export function toStoreError(err: unknown): GatewayError {
   if (err instanceof GatewayError) return err;
-  const isReply = err instanceof ReplyError;
-  if (isReply && !TRANSIENT_REPLY.test(err.message)) {
+  if (err instanceof ReplyError && !TRANSIENT_REPLY.test((err as Error).message)) {
     return new GatewayError('INTERNAL_ERROR', 'The state store rejected a command', { cause: err });
   }
   return storeUnavailable(err);
