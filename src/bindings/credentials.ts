@@ -13,6 +13,11 @@ declare module 'hono' {
     agent: string;
     /** The query text, for the access log when `server.logQueries` is on. */
     queryText: string;
+    /**
+     * Set by a binding that answers with an SSE stream: the HTTP telemetry then times the answer to
+     * its end without reading the response's headers (src/telemetry/http.ts).
+     */
+    eventStream: boolean;
   }
 }
 

@@ -78,6 +78,7 @@ export function sseResponse(c: Context, produce: (sse: SseWriter) => Promise<voi
       closed = true;
       controller.close();
     });
+  c.set('eventStream', true);
   c.header('Content-Type', 'text/event-stream');
   c.header('Cache-Control', 'no-cache');
   c.header('Connection', 'keep-alive');

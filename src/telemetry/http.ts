@@ -59,22 +59,37 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
       if (span) endServerSpan(span, route, status, cancelled);
     };
     const res = c.res;
-    // The content type first: reading `body` of @hono/node-server's lightweight Response builds a web one.
-    if (res.headers.get('content-type')?.startsWith('text/event-stream') && res.body) {
+    // On Node the response's own events tell the end (no second stream around the body); in
+    // process (`app.request`), the body is watched instead.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const body = isEventStream(c, res) ? (outgoing ?? res.body) : null;
+    if (body) {
       metrics.openStreams.inc({ protocol });
       const done = (cancelled: boolean) => {
         metrics.openStreams.dec({ protocol });
         finish(cancelled);
       };
-      // On Node the response's own events tell the end (no second stream around the body); in
-      // process (`app.request`), the body is watched instead.
-      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       if (outgoing) onResponseEnd(outgoing, done);
-      else c.res = new Response(watchBody(res.body, done), { status: res.status, headers: res.headers });
+      else c.res = new Response(watchBody(body as ReadableStream<Uint8Array>, done), { status: res.status, headers: res.headers });
     } else {
       finish(false);
     }
   };
+}
+
+/**
+ * Whether the answer is an SSE stream, to be counted open until its end. A binding that streams says
+ * so (`eventStream`, set by sse-stream.ts and the legacy binding); otherwise only a client that
+ * accepts `text/event-stream` (MCP, A2A streaming) can get one, and only then are the response's
+ * headers read: reading them makes @hono/node-server turn a lightweight response's header record
+ * into a web `Headers`, ≈ 2–4 µs on every JSON answer (issue 25). The `body` of a lightweight
+ * response is read last for the same reason (it builds a whole web Response).
+ */
+function isEventStream(c: Context, res: Response): boolean {
+  const marked = c.get('eventStream');
+  if (marked !== undefined) return marked;
+  if (!(c.req.header('accept') ?? '').includes('text/event-stream')) return false;
+  return res.headers.get('content-type')?.startsWith('text/event-stream') === true;
 }
 
 /** Calls `done` once: when the response was written to its end (false) or its connection closed first (true). */

@@ -55,4 +55,21 @@ describe('open SSE streams over HTTP', () => {
     await until(async () => (await metric('nlgate_open_streams', { protocol: 'nlweb' })) === 0);
     await until(async () => (await metric('nlgate_requests_total', { protocol: 'nlweb', outcome: 'cancelled' })) === 1);
   });
+
+  // Issue 25: the telemetry no longer reads every answer's headers to tell a stream; a binding says
+  // so. A stream asked for in the body alone (no `Accept: text/event-stream`) must still count.
+  it('counts a stream asked for by prefer.streaming alone (no Accept header) as open until its end', async () => {
+    const client = new AbortController();
+    const res = await fetch(`${gw.url}/agents/remote/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { text: 'stall' }, prefer: { streaming: true } }),
+      signal: client.signal,
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    await res.body!.getReader().read();
+    expect(await metric('nlgate_open_streams', { protocol: 'nlweb' })).toBe(1);
+    client.abort();
+    await until(async () => (await metric('nlgate_open_streams', { protocol: 'nlweb' })) === 0);
+  });
 });

@@ -48,6 +48,7 @@ export async function sendSse<T>(
   onError: (err: unknown) => unknown,
 ): Promise<Response> {
   for (const [k, v] of Object.entries(SSE_HEADERS)) c.header(k, v);
+  c.set('eventStream', true);
   return stream(c, async (s) => {
     // A client that leaves ends the producer too (its finally blocks release what it holds).
     s.onAbort(() => void iterator.return?.(undefined));

@@ -26,6 +26,7 @@ const decontextualized = (e: AgentEvent): string | undefined => {
  * did; NO_RESULTS is `no_results`. Progress reports become `: keepalive` comments.
  */
 export function renderLegacySse(c: Context, live: AskStream, query: string, fc: FrameContext, abort: AbortController): Response {
+  c.set('eventStream', true);
   c.header('content-type', 'text/event-stream; charset=utf-8');
   c.header('cache-control', 'no-cache');
   c.header('x-accel-buffering', 'no');
