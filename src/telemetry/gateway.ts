@@ -2,6 +2,7 @@ import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { AskRequest, CanonicalResponse } from '../protocol/nlweb/index.ts';
 import type { AskOptions, CallOptions, Gateway } from '../core/gateway-types.ts';
 import type { RequestStates } from './request-state.ts';
+import { delegateTo } from './delegate.ts';
 import { tracer, tracingActive } from './tracing.ts';
 
 /** NLWeb response types as request outcomes (`answer` is the success). */
@@ -65,17 +66,7 @@ export function instrumentGateway(gateway: Gateway, states: RequestStates): Gate
       return traced('forward', agent, { 'mcp.method.name': method }, () => forward(agent, protocol, method, params, opts));
     };
   }
-  const bound = new Map<string | symbol, unknown>();
-  return new Proxy(gateway, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && key in overrides) return overrides[key as keyof Gateway];
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      let fn = bound.get(key);
-      if (!fn) bound.set(key, (fn = value.bind(target)));
-      return fn;
-    },
-  });
+  return delegateTo(gateway, (key) => overrides[key as keyof Gateway] as ((...args: unknown[]) => unknown) | undefined);
 }
 
 /** The outcome of an NLWeb response; a failure marks the span as an error with its code. */

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.ts';
+import { delegateTo } from './delegate.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
 /** Store operations that are not commands to time (lifecycle and the long-lived subscription). */
@@ -10,47 +11,36 @@ const UNTIMED = new Set(['close', 'onCancel', 'constructor']);
  * untouched: this wraps it at app level, so `src/store` knows nothing of telemetry.
  */
 export function instrumentStore(store: Store, metrics: GatewayMetrics): Store {
-  const wrapped = new Map<string | symbol, unknown>();
-  return new Proxy(store, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      const cached = wrapped.get(key);
-      if (cached) return cached;
-      const fn = value as (...args: unknown[]) => unknown;
-      const command = String(key);
-      const labels = { store: target.kind, command };
-      const duration = metrics.storeDuration.labels(labels);
-      const call = UNTIMED.has(command)
-        ? fn.bind(target)
-        : (...args: unknown[]) => {
-            const started = performance.now();
-            const done = () => duration.observe((performance.now() - started) / 1000);
-            try {
-              const result = fn.apply(target, args);
-              if (!(result instanceof Promise)) {
-                done();
-                return result;
-              }
-              return result.then(
-                (v) => {
-                  done();
-                  return v;
-                },
-                (err: unknown) => {
-                  done();
-                  metrics.storeErrors.inc(labels);
-                  throw err;
-                },
-              );
-            } catch (err) {
-              done();
-              metrics.storeErrors.inc(labels);
-              throw err;
-            }
-          };
-      wrapped.set(key, call);
-      return call;
-    },
+  return delegateTo(store, (command, fn) => {
+    if (UNTIMED.has(command)) return undefined;
+    const labels = { store: store.kind, command };
+    // Resolved on first use: a command the deployment never runs shows no series.
+    let duration: { observe(seconds: number): void } | undefined;
+    const done = (started: number) => (duration ??= metrics.storeDuration.labels(labels)).observe((performance.now() - started) / 1000);
+    return (...args: unknown[]) => {
+      const started = performance.now();
+      try {
+        const result = fn.apply(store, args);
+        if (!(result instanceof Promise)) {
+          done(started);
+          return result;
+        }
+        return result.then(
+          (v) => {
+            done(started);
+            return v;
+          },
+          (err: unknown) => {
+            done(started);
+            metrics.storeErrors.inc(labels);
+            throw err;
+          },
+        );
+      } catch (err) {
+        done(started);
+        metrics.storeErrors.inc(labels);
+        throw err;
+      }
+    };
   });
 }
