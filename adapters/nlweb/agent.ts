@@ -4,9 +4,10 @@ import type { AgentEvent } from '../../src/core/events.ts';
 import { assertUpstreamOk, UpstreamClient, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { NlwebAdapterConfig } from './config.ts';
-import { readReply } from './reply.ts';
+import { mapJsonReply } from './json-reply.ts';
+import { readSseReply } from './reply.ts';
 import { buildAskBody, buildAwaitBody, buildHeaders } from './request.ts';
-import { onGatewayScale, onUpstreamScale } from './score.ts';
+import { gatewayScaled, onGatewayScale, onUpstreamScale } from './score.ts';
 
 /** A configured `nlweb` agent: the common settings plus the kind's own. */
 export type NlwebAgentConfig = NlwebAdapterConfig & CommonAgentConfig;
@@ -52,14 +53,22 @@ export class NlwebAgent implements Agent {
   /** Spec 3 + 6: asks the upstream, over SSE when configured, and streams its answer. */
   async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
     const body = buildAskBody(onUpstreamScale(request, this.config.scoreScale), ctx, this.config);
-    const res = await this.post(this.askUrl, body, ctx, this.config.streaming);
-    yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
+    yield* await this.reply(await this.post(this.askUrl, body, ctx, this.config.streaming), ctx);
   }
 
   /** Spec 4.2: checks in on (or cancels) the upstream's own promise `token`. */
   async *await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncGenerator<AgentEvent> {
-    const res = await this.post(this.awaitUrl, buildAwaitBody(token, action, this.config), ctx, false);
-    yield* onGatewayScale(readReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), this.config.scoreScale);
+    yield* await this.reply(await this.post(this.awaitUrl, buildAwaitBody(token, action, this.config), ctx, false), ctx);
+  }
+
+  /**
+   * The reply's events (reply.ts), scores on the gateway's scale: a JSON reply mapped whole, as an
+   * array (no generator between it and the core, each a promise per event), an SSE one as it arrives.
+   */
+  private async reply(res: UpstreamResponse, ctx: CallContext): Promise<Iterable<AgentEvent> | AsyncIterable<AgentEvent>> {
+    const scale = this.config.scoreScale;
+    if (!res.isEventStream) return mapJsonReply(await res.json(), this.name).map((e) => gatewayScaled(e, scale));
+    return onGatewayScale(readSseReply(res, { agent: this.name, signal: ctx.signal, log: ctx.log }), scale);
   }
 
   /** POSTs JSON to `url`; non-2xx is UPSTREAM_ERROR (429: RATE_LIMITED with Retry-After), 7.4. */

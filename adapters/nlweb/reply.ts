@@ -3,7 +3,6 @@ import { GatewayError } from '../../src/base/errors.ts';
 import type { Logger } from '../../src/base/logger.ts';
 import { cancelledError, isTooLarge, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { SseMessage } from '../../src/protocol/sse.ts';
-import { mapJsonReply } from './json-reply.ts';
 import { SseReplyMapper } from './sse-reply.ts';
 
 /** What reading a reply needs besides the response. */
@@ -16,16 +15,12 @@ export interface ReplyContext {
 export { cancelledError };
 
 /**
- * Reads an upstream reply as canonical events as it arrives: SSE (spec 6, v0.54 8.4) frame by frame,
- * anything else as one JSON reply (4). A caller abort throws CANCELLED; a stream that breaks after
- * it began ends in an `error` event and `complete` instead, so results already delivered stand.
+ * Reads an upstream SSE reply (spec 6, v0.54 8.4) as canonical events, frame by frame as it
+ * arrives (a JSON reply is mapped whole by json-reply.ts). A caller abort throws CANCELLED; a stream
+ * that breaks after it began ends in an `error` event and `complete` instead, so results already
+ * delivered stand.
  */
-export async function* readReply(res: UpstreamResponse, rc: ReplyContext): AsyncGenerator<AgentEvent> {
-  if (res.isEventStream) yield* readSseReply(res, rc);
-  else yield* mapJsonReply(await res.json(), rc.agent);
-}
-
-async function* readSseReply(res: UpstreamResponse, rc: ReplyContext): AsyncGenerator<AgentEvent> {
+export async function* readSseReply(res: UpstreamResponse, rc: ReplyContext): AsyncGenerator<AgentEvent> {
   const mapper = new SseReplyMapper(rc.agent);
   const frames = res.sse();
   try {

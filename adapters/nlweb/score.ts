@@ -7,15 +7,15 @@ import { minScoreThreshold, SCORE_MAX, toGatewayScore, type AskRequest, type Sco
  * an upstream configured with `scoreScale: "0-1"` has its fractions multiplied out.
  */
 export async function* onGatewayScale(events: AsyncIterable<AgentEvent>, scale: ScoreScale): AsyncGenerator<AgentEvent> {
-  for await (const e of events) {
-    if (e.type !== 'result' || e.item.score === undefined) {
-      yield e;
-      continue;
-    }
-    const score = toGatewayScore(e.item.score, scale);
-    const { score: _raw, ...rest } = e.item;
-    yield { type: 'result', item: score === undefined ? rest : { ...rest, score } };
-  }
+  for await (const e of events) yield gatewayScaled(e, scale);
+}
+
+/** One event with its result's score on the gateway's scale (the event itself when it has none). */
+export function gatewayScaled(e: AgentEvent, scale: ScoreScale): AgentEvent {
+  if (e.type !== 'result' || e.item.score === undefined) return e;
+  const score = toGatewayScore(e.item.score, scale);
+  const { score: _raw, ...rest } = e.item;
+  return { type: 'result', item: score === undefined ? rest : { ...rest, score } };
 }
 
 /** The client's `min_score` (0-100) in the upstream's own scale, so its threshold means the same there. */
