@@ -28,15 +28,16 @@ export function callContext(entry: AgentEntry, opts: CallOptions, deps: { log: L
   const onClientGone = () => controller.abort(new GatewayError('CANCELLED', 'The client went away'));
   opts.signal?.addEventListener('abort', onClientGone, { once: true });
   const requestId = opts.requestId ?? newRequestId();
-  const ctx: CallContext = {
-    signal: controller.signal,
-    requestId,
-    log: lazyChild(deps.log, { agent: entry.config.name, requestId }),
-    ...(turn ? { conversation: turn.view, setConversationAttr: (k: string, v: string) => deps.conversations.setAttr(turn, k, v) } : {}),
-    ...(entry.config.forwardCredentials && opts.credentials ? { credentials: opts.credentials } : {}),
-    ...(opts.client ? { client: opts.client } : {}),
-    ...(opts.session ? { session: opts.session } : {}),
-  };
+  // Optional fields only when present (never a key holding undefined), set on one object rather
+  // than spread from a temporary one each (issue 25).
+  const ctx: CallContext = { signal: controller.signal, requestId, log: lazyChild(deps.log, { agent: entry.config.name, requestId }) };
+  if (turn) {
+    ctx.conversation = turn.view;
+    ctx.setConversationAttr = (k: string, v: string) => deps.conversations.setAttr(turn, k, v);
+  }
+  if (entry.config.forwardCredentials && opts.credentials) ctx.credentials = opts.credentials;
+  if (opts.client) ctx.client = opts.client;
+  if (opts.session) ctx.session = opts.session;
   return {
     ctx,
     controller,

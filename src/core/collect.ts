@@ -31,7 +31,14 @@ export async function collectEvents(events: AsyncIterable<AgentEvent>, observe?:
     switch (event.type) {
       case 'start':
       case 'complete': {
-        meta = { ...meta, ...passThroughMeta(event.meta) };
+        // A new object only when the event carries meta to pass on (most carry none).
+        if (event.meta) {
+          const extra = passThroughMeta(event.meta);
+          for (const _ in extra) {
+            meta = { ...meta, ...extra };
+            break;
+          }
+        }
         const sc = event.meta?.session_context;
         if (sc && typeof sc === 'object' && !Array.isArray(sc)) upstreamSession = sc as Record<string, unknown>;
         break;

@@ -7,8 +7,11 @@ const OWNED_META_KEYS = new Set(['response_type', 'version', 'session_context', 
 
 /** Upstream `_meta` fields worth passing on to clients (e.g. `decontextualized_query`). */
 export function passThroughMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!meta) return {};
-  return Object.fromEntries(Object.entries(meta).filter(([k]) => !OWNED_META_KEYS.has(k)));
+  const out: Record<string, unknown> = {};
+  if (!meta) return out;
+  // A loop, not entries/filter/fromEntries: this runs for every start and complete event (issue 25).
+  for (const k in meta) if (Object.hasOwn(meta, k) && !OWNED_META_KEYS.has(k)) out[k] = meta[k];
+  return out;
 }
 
 /**
