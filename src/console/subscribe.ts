@@ -8,7 +8,9 @@ import type { CaptureRing } from './capture.ts';
 export function subscribeCapture(ring: CaptureRing): () => void {
   const onRequest = (m: unknown) => {
     const ex = m as UpstreamExchange;
-    if (ring.isMarked(ex.requestId)) ring.onRequest(ex);
+    if (!ring.isMarked(ex.requestId)) return;
+    ex.follow = true;
+    ring.onRequest(ex);
   };
   const onResponse = (m: unknown) => {
     const e = m as UpstreamResponseEvent;

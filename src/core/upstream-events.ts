@@ -6,8 +6,10 @@ import { channel } from 'node:diagnostics_channel';
  * without the core or the adapters knowing them. Publishing costs nothing when no one subscribes.
  *
  * Order per exchange: `request` (subscribers may add headers, e.g. `traceparent`, before it is sent),
- * then `response` (status and headers), then zero or more `chunk`s of the body as it is read (only
- * when someone subscribes to `chunk`), then exactly one `end`.
+ * then `response` (status and headers), then zero or more `chunk`s of the body as it is read, then
+ * exactly one `end`. `response` and `chunk` are published only for an exchange a `request`
+ * subscriber asked to follow (`exchange.follow = true`): the console does for a captured request,
+ * tracing for every exchange; metrics need only `end`, which carries the status.
  */
 export interface UpstreamExchange {
   /** Unique per process; correlates the four events of one exchange. */
@@ -29,6 +31,12 @@ export interface UpstreamExchange {
   body?: string;
   /** `performance.now()` at the start. */
   startedAt: number;
+  /**
+   * Set by a `request` subscriber that wants this exchange's `response` and `chunk` events. Without
+   * it they are not built: with the console on, every exchange turned its response's headers into a
+   * record and decoded every body chunk as text, only for the capture to drop them (issue 25).
+   */
+  follow?: boolean;
 }
 
 export interface UpstreamResponseEvent {

@@ -13,6 +13,7 @@ export function traceUpstreamCalls(): () => void {
   const spans = new WeakMap<UpstreamExchange, Span>();
   const onRequest = (m: unknown) => {
     const exchange = m as UpstreamExchange;
+    exchange.follow = true; // the span takes the response's status
     const url = safeUrl(exchange.url);
     const span = tracer().startSpan(
       exchange.method,

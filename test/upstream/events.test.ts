@@ -33,12 +33,13 @@ afterAll(async () => {
 type Seen = ['request', UpstreamExchange] | ['response', UpstreamResponseEvent] | ['chunk', UpstreamChunkEvent] | ['end', UpstreamEndEvent];
 
 /** Runs `fn` while recording every upstream event, in order; the request hook adds a traceparent. */
-async function recording(fn: () => Promise<Response>): Promise<{ seen: Seen[]; res: Response }> {
+async function recording(fn: () => Promise<Response>, follow = true): Promise<{ seen: Seen[]; res: Response }> {
   const seen: Seen[] = [];
   const handlers = {
     request: (m: unknown) => {
       const exchange = m as UpstreamExchange;
       exchange.headers.traceparent = TRACEPARENT;
+      if (follow) exchange.follow = true;
       seen.push(['request', exchange]);
     },
     response: (m: unknown) => seen.push(['response', m as UpstreamResponseEvent]),
@@ -87,6 +88,15 @@ describe('upstream diagnostics channels', () => {
       expect(upstream.seen[0]!.headers.traceparent).toBe(TRACEPARENT);
     });
   }
+
+  // Issue 25: `response` and `chunk` are built only for an exchange someone follows (the console's
+  // capture, tracing); with the console on, every exchange decoded its body as text for nothing.
+  it('an exchange no subscriber follows publishes only its request and its end', async () => {
+    const { seen } = await recording(() => ask('json', false), false);
+    expect(seen.map(([k]) => k)).toEqual(['request', 'end']);
+    expect((seen[1]![1] as UpstreamEndEvent).status).toBe(200);
+    expect((seen[1]![1] as UpstreamEndEvent).bytes).toBe(Buffer.byteLength(ANSWER));
+  });
 
   it('a failed exchange ends once, with the error code', async () => {
     const dead = await startGateway({ agents: [{ name: 'dead', kind: 'nlweb', url: 'http://127.0.0.1:9', streaming: false }] });

@@ -173,7 +173,7 @@ export class UpstreamClient {
       throw failure;
     }
     const resHeaders = new UpstreamHeaders(data.headers);
-    if (exchange && upstreamChannels.response.hasSubscribers) {
+    if (exchange?.follow && upstreamChannels.response.hasSubscribers) {
       upstreamChannels.response.publish({ exchange, status: data.statusCode, headers: resHeaders.toRecord() });
     }
     const bc = { agent: this.agent, maxBodyBytes: this.limits.maxUpstreamBodyBytes, maxEventBytes: this.limits.maxUpstreamEventBytes, signal: req.signal, exchange };

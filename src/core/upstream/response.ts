@@ -220,7 +220,7 @@ export class UpstreamResponse {
   private count(chunk: Buffer): void {
     this.bytes += chunk.length;
     const exchange = this.bc.exchange;
-    if (exchange && upstreamChannels.chunk.hasSubscribers) upstreamChannels.chunk.publish({ exchange, chunk: chunk.toString('utf8') });
+    if (exchange?.follow && upstreamChannels.chunk.hasSubscribers) upstreamChannels.chunk.publish({ exchange, chunk: chunk.toString('utf8') });
   }
 
   /** `fail` for a promise: rejects with the error instead of throwing it. */
