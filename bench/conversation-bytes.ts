@@ -23,25 +23,41 @@ const turn = { maxPrev: 10, idleTtlMs: 86_400_000, maxPrevTotalChars: 4000 };
 
 const tag = (who: string) => createHash('sha256').update(who).digest('base64url').slice(0, 22);
 const conversationId = () => `conv_${randomBytes(16).toString('base64url')}`;
-const ids = (oneOwner: boolean) => Array.from({ length: N }, (_, i) => `${tag(oneOwner ? 'anon:10.0.0.1' : `anon:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`)}:${conversationId()}`);
+/**
+ * The owner tags of the N conversations, made before the measurement (the gateway memoizes them);
+ * each conversation's key is made inside it, as the gateway mints one per first-turn ask, so a
+ * held conversation's cost includes its key.
+ */
+const owners = (oneOwner: boolean) => Array.from({ length: N }, (_, i) => JSON.parse(JSON.stringify(tag(oneOwner ? 'anon:10.0.0.1' : `anon:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`))) as string);
 
-function gc(): void {
+/** A full GC that also lets finalizers run (what an earlier step left must not be freed inside a measurement). */
+async function gc(): Promise<void> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with node --expose-gc');
-  for (let i = 0; i < 3; i++) collect();
+  for (let i = 0; i < 3; i++) {
+    collect();
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
-async function record(store: Store, keys: string[]): Promise<void> {
-  for (const key of keys) await store.recordTurn(key, { query: 'pasta', agent: 'up' }, turn);
+/** Records one first-turn conversation per owner tag; returns the first key. */
+async function record(store: Store, tags: string[]): Promise<string> {
+  let first = '';
+  for (const t of tags) {
+    const key = `${t}:${conversationId()}`;
+    first ||= key;
+    await store.recordTurn(key, { query: 'pasta', agent: 'up' }, turn);
+  }
+  return first;
 }
 
 async function memoryBytes(oneOwner: boolean): Promise<number> {
-  const keys = ids(oneOwner);
+  const tags = owners(oneOwner);
   const store = new MemoryStore({ ...caps, sweepIntervalMs: 3_600_000 });
-  gc();
+  await gc();
   const before = process.memoryUsage().heapUsed;
-  await record(store, keys);
-  gc();
+  await record(store, tags);
+  await gc();
   const bytes = (process.memoryUsage().heapUsed - before) / N;
   await store.close();
   return bytes;
@@ -53,20 +69,22 @@ async function redisBytes(url: string, oneOwner: boolean): Promise<{ perConversa
   const used = async () => Number((await admin.info('memory')).match(/used_memory:(\d+)/)![1]);
   const store = new RedisStore({ url, prefix: 'nlgate:', log: silentLogger, caps });
   await store.ping();
-  await record(store, keys1());
+  const tags = owners(oneOwner);
+  await record(store, tags.slice(0, 1));
   const base = await used();
-  const keys = ids(oneOwner);
-  await record(store, keys);
+  const first = await record(store, tags);
   const perConversation = ((await used()) - base) / N;
-  const [, sample] = await admin.scan('0', 'MATCH', `*${keys[0]!.split(':')[1]}*`, 'COUNT', 100_000);
+  const [, sample] = await admin.scan('0', 'MATCH', `*${first.split(':')[1]}*`, 'COUNT', 100_000);
   const oneKey = sample[0] ? await admin.memory('USAGE', sample[0]) : null;
+  const [, indexes] = await admin.scan('0', 'MATCH', 'nlgate:lru:*', 'COUNT', 100_000);
+  for (const k of indexes) console.log(`  ${k}: ${await admin.zcard(k)} members, ${await admin.memory('USAGE', k, 'SAMPLES', '0')} B`);
+  const [, own] = await admin.scan('0', 'MATCH', 'nlgate:own:*', 'COUNT', 100_000);
+  let ownBytes = 0;
+  for (const k of own) ownBytes += (await admin.memory('USAGE', k, 'SAMPLES', '0')) ?? 0;
+  console.log(`  ${own.length} owner indexes: ${ownBytes} B`);
   await store.close();
   admin.disconnect();
   return { perConversation, oneKey };
-  // The indexes exist before the measured run (one warm-up conversation per shape), so their fixed cost is not counted.
-  function keys1(): string[] {
-    return [`${tag(oneOwner ? 'anon:10.0.0.1' : 'anon:warm')}:${conversationId()}`];
-  }
 }
 
 /**
@@ -81,10 +99,10 @@ async function gatewayBytes(): Promise<number> {
   );
   const ask = () => gw.fetch(new Request('http://gw/ask', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":{"text":"pasta"}}' })).then((r) => r.text());
   for (let i = 0; i < 200; i++) await ask(); // warm: lazy loads, caches and pools are not per conversation
-  gc();
+  await gc();
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < N; i++) await ask();
-  gc();
+  await gc();
   const bytes = (process.memoryUsage().heapUsed - before) / N;
   await gw.close();
   return bytes;

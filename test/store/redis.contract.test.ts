@@ -40,9 +40,9 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
     const b = bucketOf(token);
     expect(keys.sort()).toEqual(
-      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`,
+      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:{ca}:c1`, `${prefix}conv:{ca}:c2`, `${prefix}rec:{ra}:ns:id`,
         // The retention indexes (issue 24, hole 3): ids without an owner tag share the empty owner.
-        `${prefix}own:`, `${prefix}lru:conv:a`, `${prefix}lru:rec:a`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
+        `${prefix}own:{ca}:`, `${prefix}lru:{ca}`, `${prefix}lru:{ra}`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();
