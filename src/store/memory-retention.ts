@@ -113,9 +113,11 @@ export class ConversationTable {
     return this.held.live(id, ownedByVerified(id), now);
   }
 
-  /** Stores (or touches) a conversation as its owner's and its class's most recently used. */
+  /**
+   * Stores (or touches) a conversation as its owner's and its class's most recently used. The owner's
+   * quota is kept first, so a conversation its owner recycles leaves room in the class, as in Redis.
+   */
   keep(id: string, entry: HeldConversation): void {
-    this.held.keep(id, ownedByVerified(id), entry);
     const owner = conversationOwner(id);
     const mine = this.byOwner.get(owner);
     if (mine === undefined || mine === id) {
@@ -131,6 +133,7 @@ export class ConversationTable {
         this.dropOwned(owner, oldest);
       }
     }
+    this.held.keep(id, ownedByVerified(id), entry);
   }
 
   sweep(now: number): number {
