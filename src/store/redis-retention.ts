@@ -24,9 +24,10 @@ import { conversationOwner, ownedByVerified, type StoreCaps } from './store.ts';
  * Marks a conversation used in its owner's index and its class's index, trims each past its cap
  * (least recently used first, never the one being written) and deletes what they drop, from the
  * other index too. KEYS: conversation, owner index, class index. `a`: the ARGV of the retention
- * (member, score, per-owner cap, class cap, ttl, conversation key prefix, owner index key prefix).
- * The dropped conversations' keys and owner indexes are named here, not in KEYS: they share the
- * class's hash tag, so they are in this script's slot.
+ * (member, score, per-owner cap, class cap, ttl). The dropped conversations' keys and owner indexes
+ * are named here, not in KEYS: they share the class's hash tag, so they are in this script's slot.
+ * Their key prefixes are this conversation's keys less its id and owner tag, so they carry whatever
+ * prefix the client adds (an ioredis keyPrefix) without being told.
  */
 const RETAIN_CONVERSATION = `
 local function keep_alive(key, ttl)
@@ -35,13 +36,15 @@ end
 local function retain(id, a)
   local member, score, ttl = a[1], a[2], tonumber(a[5])
   local owner = string.sub(id, 1, #id - #member)
+  local conv_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #id)
+  local own_prefix = string.sub(KEYS[2], 1, #KEYS[2] - #owner)
   redis.call('ZADD', KEYS[2], score, member)
   local over = redis.call('ZCARD', KEYS[2]) - tonumber(a[3])
   if over > 0 then
     for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
       if m ~= member and over > 0 then
         redis.call('ZREM', KEYS[2], m)
-        redis.call('DEL', a[6] .. owner .. m)
+        redis.call('DEL', conv_prefix .. owner .. m)
         redis.call('ZREM', KEYS[3], owner .. m)
         over = over - 1
       end
@@ -56,8 +59,8 @@ local function retain(id, a)
         local colon = string.find(gone, ':', 1, true)
         local o = colon and string.sub(gone, 1, colon - 1) or ''
         redis.call('ZREM', KEYS[3], gone)
-        redis.call('DEL', a[6] .. gone)
-        redis.call('ZREM', a[7] .. o, string.sub(gone, #o + 1))
+        redis.call('DEL', conv_prefix .. gone)
+        redis.call('ZREM', own_prefix .. o, string.sub(gone, #o + 1))
         over = over - 1
       end
     end
@@ -67,7 +70,7 @@ end
 `;
 
 /** ARGV positions of the retention arguments, after each script's own. */
-const retentionArgs = (first: number) => `{ ARGV[${first}], ARGV[${first + 1}], ARGV[${first + 2}], ARGV[${first + 3}], ARGV[${first + 4}], ARGV[${first + 5}], ARGV[${first + 6}] }`;
+const retentionArgs = (first: number) => `{ ARGV[${first}], ARGV[${first + 1}], ARGV[${first + 2}], ARGV[${first + 3}], ARGV[${first + 4}] }`;
 
 /**
  * KEYS: conversation, owner index, class index. ARGV: id, query, maxPrev, idleTtl, agent,
@@ -132,10 +135,11 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: record, class index. ARGV: value, ttl, member, score, cap, record key prefix → 1. Past the cap
- * the class's least recently used records go (never this one), their keys with them.
+ * KEYS: record, class index. ARGV: value, ttl, member, score, cap → 1. Past the cap the class's least
+ * recently used records go (never this one), their keys with them (named by this key less its member).
  */
 const PUT_RECORD = `
+local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[3])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
 local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
@@ -143,7 +147,7 @@ if over > 0 then
   for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
     if m ~= ARGV[3] and over > 0 then
       redis.call('ZREM', KEYS[2], m)
-      redis.call('DEL', ARGV[6] .. m)
+      redis.call('DEL', rec_prefix .. m)
       over = over - 1
     end
   end
@@ -195,9 +199,6 @@ interface ConversationKeys {
   classIndex: string;
   /** The id less its owner tag (`:<handle>`): the owner index's key already names the owner. */
   member: string;
-  /** Key prefixes a script names dropped conversations and owner indexes by (the client's keyPrefix included). */
-  conversationPrefix: string;
-  ownerIndexPrefix: string;
 }
 
 /** A turn's arguments to the RECORD_TURN script, before the retention's. */
@@ -208,8 +209,6 @@ export class RedisRetention {
   private readonly scripts: RetentionScripts;
   /** Ties within one millisecond still order by use: a per-process sequence in the low digits. */
   private sequence = 0;
-  /** The client's own ioredis keyPrefix: a script naming keys itself must add it (KEYS get it from ioredis). */
-  private readonly clientPrefix: string;
 
   constructor(
     client: Redis | Cluster,
@@ -218,7 +217,6 @@ export class RedisRetention {
   ) {
     for (const [name, def] of Object.entries(SCRIPTS)) client.defineCommand(name, def);
     this.scripts = client as unknown as RetentionScripts;
-    this.clientPrefix = (client.options as { keyPrefix?: string }).keyPrefix ?? '';
   }
 
   /** Appends a turn to conversation `id` (creating it), within its owner's and its class's caps. */
@@ -242,7 +240,7 @@ export class RedisRetention {
   /** Stores record `namespace:id` for `ttlMs`, within its class's `maxRecords`. */
   putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<number> {
     const [key, index, member] = this.recordKeys(namespace, id);
-    return this.scripts.nlgatePutRecord(key, index, value, ttlMs, member, this.score(), this.caps.maxRecords, `${this.clientPrefix}${this.recordPrefix(id)}`);
+    return this.scripts.nlgatePutRecord(key, index, value, ttlMs, member, this.score(), this.caps.maxRecords);
   }
 
   /** Reads record `namespace:id` (sliding its TTL with `touchTtlMs`) and marks it used. */
@@ -260,31 +258,24 @@ export class RedisRetention {
   private conversationKeys(id: string): ConversationKeys {
     const tag = ownedByVerified(id) ? '{cv}' : '{ca}';
     const owner = conversationOwner(id);
-    const conversationPrefix = `${this.prefix}conv:${tag}:`;
-    const ownerIndexPrefix = `${this.prefix}own:${tag}:`;
     return {
-      conversation: conversationPrefix + id,
-      ownerIndex: ownerIndexPrefix + owner,
+      conversation: `${this.prefix}conv:${tag}:${id}`,
+      ownerIndex: `${this.prefix}own:${tag}:${owner}`,
       classIndex: `${this.prefix}lru:${tag}`,
       member: id.slice(owner.length),
-      conversationPrefix: this.clientPrefix + conversationPrefix,
-      ownerIndexPrefix: this.clientPrefix + ownerIndexPrefix,
     };
   }
 
   /** The retention's ARGV (RETAIN_CONVERSATION `a`). */
   private retention(k: ConversationKeys, ttlMs: number): Arg[] {
-    return [k.member, this.score(), this.caps.maxConversationsPerOwner, this.caps.maxConversations, ttlMs, k.conversationPrefix, k.ownerIndexPrefix];
-  }
-
-  private recordPrefix(id: string): string {
-    return `${this.prefix}rec:${ownedByVerified(id) ? '{rv}' : '{ra}'}:`;
+    return [k.member, this.score(), this.caps.maxConversationsPerOwner, this.caps.maxConversations, ttlMs];
   }
 
   /** A record's key, its class's index and its member there (`namespace:id`). */
   private recordKeys(namespace: string, id: string): [string, string, string] {
+    const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
     const member = `${namespace}:${id}`;
-    return [this.recordPrefix(id) + member, `${this.prefix}lru:${ownedByVerified(id) ? '{rv}' : '{ra}'}`, member];
+    return [`${this.prefix}rec:${tag}:${member}`, `${this.prefix}lru:${tag}`, member];
   }
 
   private score(): number {

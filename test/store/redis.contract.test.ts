@@ -86,4 +86,25 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     client.disconnect();
     await deleteKeys(admin, `kp:${prefix}`);
   });
+
+  it('what a cap drops is deleted under the client\'s ioredis keyPrefix too (the scripts name those keys themselves)', async () => {
+    const client = new Redis(server.url, { keyPrefix: 'kp:' });
+    const prefix = `nlgate-kp-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ client, prefix, log: silentLogger, caps: { maxConversations: 2, maxConversationsPerOwner: 1, maxRecords: 1 } });
+    await store.recordTurn('eve:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.recordTurn('eve:two', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:one`)).toBe(0);
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:two`)).toBe(1);
+    await store.recordTurn('bob:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.recordTurn('ann:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    // The class's oldest (eve:two) went, and its owner's index with it.
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:two`, `kp:${prefix}own:{ca}:eve`)).toBe(0);
+    await store.putRecord('ns', 'one', 'v', 60_000);
+    await store.putRecord('ns', 'two', 'v', 60_000);
+    expect(await admin.exists(`kp:${prefix}rec:{ra}:ns:one`)).toBe(0);
+    expect(await admin.get(`kp:${prefix}rec:{ra}:ns:two`)).toBe('v');
+    await store.close();
+    client.disconnect();
+    await deleteKeys(admin, `kp:${prefix}`);
+  });
 });
