@@ -21,7 +21,7 @@ export interface Timed<T> {
 export interface MemoryBackendOptions {
   /** How often expired entries nobody reads are dropped. Default 5000 ms. */
   sweepIntervalMs?: number;
-  /** Conversations held at most; beyond it the least recently used goes. Default 50,000. */
+  /** Conversations held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxConversations?: number;
   /** Small records (aliases, sessions, task records) held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxRecords?: number;

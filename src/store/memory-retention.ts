@@ -27,6 +27,16 @@ export class HeldConversation implements Expiring {
   /** Binding- and adapter-private values, once there is one. */
   attrs: Record<string, string> | undefined = undefined;
   constructor(public expiresAt: number) {}
+
+  /** The previous queries, oldest first, as an array of the caller's own. */
+  queries(): string[] {
+    return this.prev === undefined ? [] : typeof this.prev === 'string' ? [this.prev] : [...this.prev];
+  }
+
+  /** Keeps `queries` in their smallest shape. */
+  keepQueries(queries: string[]): void {
+    this.prev = queries.length === 0 ? undefined : queries.length === 1 ? queries[0] : queries;
+  }
 }
 
 /**

@@ -45,7 +45,7 @@ function copy<T>(value: T): T {
 function readConversation(id: string, held: HeldConversation): ConversationRecord {
   return {
     id,
-    prev: held.prev === undefined ? [] : typeof held.prev === 'string' ? [held.prev] : [...held.prev],
+    prev: held.queries(),
     upstream: held.upstream ? copy(held.upstream) : {},
     attrs: held.attrs ? { ...held.attrs } : {},
   };
@@ -218,9 +218,7 @@ export class MemoryStore implements Store {
 
   async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void> {
     const held = this.conversation(id, opts.idleTtlMs);
-    const before = held.prev === undefined ? [] : typeof held.prev === 'string' ? [held.prev] : held.prev;
-    const prev = keepPrev([...before, turn.query], opts.maxPrev, opts.maxPrevTotalChars);
-    held.prev = prev.length === 0 ? undefined : prev.length === 1 ? prev[0] : prev;
+    held.keepQueries(keepPrev([...held.queries(), turn.query], opts.maxPrev, opts.maxPrevTotalChars));
     if (turn.upstreamSession !== undefined) (held.upstream ??= {})[turn.agent] = copy(turn.upstreamSession);
   }
 
