@@ -50,8 +50,8 @@ async function main(): Promise<void> {
     const mcp2026 = { ...mcpCall, params: { ...mcpCall.params, _meta: meta2026 } };
     const webtoolVersion = JSON.parse(await (await fetch(`${base}/webtools/up`)).text()).version as string;
     const webtool = { version: webtoolVersion, action: 'ask', request: { query: { text: 'pasta' } } };
-    const webtoolFirst = JSON.parse(await ok(`${base}/webtools/up`, webtool));
-    const sessionId = webtoolFirst.sessionId ?? webtoolFirst.result?.sessionId;
+    // A client-chosen sessionId continues one conversation (an alias record to it).
+    const withSession = { ...webtool, sessionId: 'trips-session-0123456789' };
     const nlip = { format: 'text', subformat: 'english', content: 'pasta' };
     const a2a = (id: string) => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: id, role: 'ROLE_USER', parts: [{ text: 'pasta' }] } } });
     let a2aN = 0;
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       ['mcp 2025 session tools/call', () => ok(`${base}/agents/up/mcp`, mcpCall, mcpSession)],
       ['mcp 2026 tools/call', () => ok(`${base}/agents/up/mcp`, mcp2026, mcp2026Headers)],
       ['webtool (new)', () => ok(`${base}/webtools/up`, webtool)],
-      ...(sessionId ? ([['webtool (sessionId)', () => ok(`${base}/webtools/up`, { ...webtool, sessionId })]] as Array<[string, () => Promise<unknown>]>) : []),
+      ['webtool (its sessionId again)', () => ok(`${base}/webtools/up`, withSession)],
       ['a2a SendMessage (new)', () => ok(`${base}/a2a/up`, a2a(`m${a2aN++}`), { 'a2a-version': '1.0' })],
     ];
     console.log(`Redis commands per call (MONITOR, ${N} calls each; ${gw.runner})`);
