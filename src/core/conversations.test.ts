@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory.ts';
@@ -23,6 +25,23 @@ describe('cutChars', () => {
 });
 
 describe('Conversations', () => {
+  it('regression "a cut query kept the whole query alive" (issue 23 item 4): a held conversation holds only the characters it keeps', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = new MemoryStore();
+    const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10, maxPrevItemChars: 100 });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 100; i++) {
+      const turn = await conversations.begin(ask(`${'x'.repeat(100_000)}${i}`), 'a', alice);
+      await conversations.finish(turn, 'a');
+    }
+    gc();
+    // 100 conversations of 100 kept characters; a kept slice of each 100,000-character query would be 10 MB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(1_000_000);
+    await store.close();
+  });
+
   it('stores each query cut to maxPrevItemChars, the total within maxPrevTotalChars (property around the caps)', async () => {
     const store = new MemoryStore();
     const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10, maxPrevItemChars: 50, maxPrevTotalChars: 120 });

@@ -28,12 +28,16 @@ export interface ConversationLimits {
   maxPrevTotalChars?: number;
 }
 
-/** `text` cut to `max` UTF-16 code units, never leaving half a surrogate pair at the end. */
+/**
+ * `text` cut to `max` UTF-16 code units, never leaving half a surrogate pair at the end (issue 11,
+ * `limits.maxPrevItemChars`). The cut is a copy of its own: V8 keeps a slice as a view of the whole
+ * string it was cut from, so a stored slice would keep the whole query alive, past every cap.
+ */
 export function cutChars(text: string, max: number): string {
   if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+  const last = text.charCodeAt(max - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+  return Buffer.from(text.slice(0, end), 'utf16le').toString('utf16le');
 }
 
 /**

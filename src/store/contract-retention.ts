@@ -57,6 +57,17 @@ export function retentionContract(h: () => StoreHarness): void {
       expect((await store.getConversation('eve:four', LONG))?.attrs).toEqual({ k: 'v' });
     });
 
+    it('regression "an owner over its quota pushed another owner\'s conversation out of the class too": what the owner recycles makes room first', async () => {
+      const store = await h().capped({ maxConversations: 2, maxConversationsPerOwner: 1 });
+      await store.recordTurn('bob:one', { query: 'b1', agent: 'x' }, turn);
+      await store.recordTurn('eve:one', { query: 'e1', agent: 'x' }, turn);
+      // eve's second conversation recycles her first: the class holds two again, bob's among them.
+      await store.recordTurn('eve:two', { query: 'e2', agent: 'x' }, turn);
+      expect(await store.getConversation('eve:one', LONG)).toBeNull();
+      expect((await store.getConversation('bob:one', LONG))?.prev).toEqual(['b1']);
+      expect((await store.getConversation('eve:two', LONG))?.prev).toEqual(['e2']);
+    });
+
     it('a deleted record no longer counts against its class\'s cap', async () => {
       const store = await h().capped({ maxRecords: 2 });
       await store.putRecord('alias', 'a', '1', LONG);

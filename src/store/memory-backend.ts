@@ -9,7 +9,8 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import { conversationOwner, DEFAULT_STORE_CAPS, ownedByVerified, type ConversationRecord, type PromiseRecord, type StoredBlob } from './store.ts';
+import { ConversationTable, RetainedMap } from './memory-retention.ts';
+import { DEFAULT_STORE_CAPS, type PromiseRecord, type StoredBlob } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
 export interface Timed<T> {
@@ -20,53 +21,12 @@ export interface Timed<T> {
 export interface MemoryBackendOptions {
   /** How often expired entries nobody reads are dropped. Default 5000 ms. */
   sweepIntervalMs?: number;
-  /** Conversations held at most; beyond it the least recently used goes. Default 50,000. */
+  /** Conversations held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxConversations?: number;
   /** Small records (aliases, sessions, task records) held at most, per class (verified, anonymous); beyond it the least recently used goes. Default 50,000. */
   maxRecords?: number;
   /** Conversations one owner (principal, or anonymous address) holds at most; past it its own oldest goes. Default 1,000. */
   maxConversationsPerOwner?: number;
-}
-
-/**
- * Least-recently-used order of keys in two classes (issue 24, hole 3): verified principals' state
- * and anonymous callers' state are capped apart, so anonymous traffic only ever pushes out anonymous
- * state. Each class holds at most `max`; the store's own map holds the values.
- */
-class RetentionOrder {
-  private readonly verified = new Set<string>();
-  private readonly anonymous = new Set<string>();
-
-  constructor(private readonly max: number) {}
-
-  /** Marks `key` most recently used in its class; returns the keys its class drops past `max`. */
-  touch(key: string, verified: boolean): string[] {
-    const order = verified ? this.verified : this.anonymous;
-    order.delete(key);
-    order.add(key);
-    const dropped: string[] = [];
-    if (order.size <= this.max) return dropped;
-    for (const oldest of order) {
-      if (order.size <= this.max) break;
-      order.delete(oldest);
-      dropped.push(oldest);
-    }
-    return dropped;
-  }
-
-  forget(key: string): void {
-    this.verified.delete(key);
-    this.anonymous.delete(key);
-  }
-
-  /** Drops keys whose values are gone (expired and swept, or deleted). */
-  prune(live: Map<string, unknown>): void {
-    for (const order of [this.verified, this.anonymous]) for (const key of order) if (!live.has(key)) order.delete(key);
-  }
-
-  get size(): number {
-    return this.verified.size + this.anonymous.size;
-  }
 }
 
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
@@ -85,8 +45,10 @@ export class MemoryBackend {
   readonly promises = new Map<string, Timed<PromiseRecord>>();
   /** token → leaseUntil of running promises: the memory twin of Redis's lease ZSET. */
   readonly leases = new Map<string, number>();
-  readonly conversations = new Map<string, Timed<ConversationRecord>>();
-  readonly records = new Map<string, Timed<string>>();
+  /** Conversations, capped per class and per owner (memory-retention.ts). */
+  readonly conversations: ConversationTable;
+  /** Small records by `namespace:id`, capped per class. */
+  readonly records: RetainedMap<Timed<string>>;
   /** Binary content (NLIP uploads): Buffers outside the JavaScript heap, bounded by the quotas, freed on expiry. */
   readonly blobs = new Map<string, Timed<StoredBlob>>();
   /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
@@ -99,28 +61,19 @@ export class MemoryBackend {
   readonly topics = new EventEmitter();
 
   private readonly sweepIntervalMs: number;
-  /**
-   * Every first-turn ask starts a conversation that lives for `conversationIdleTtlMs` (a day by
-   * default): without a cap, steady anonymous traffic grows the process without end (the bench's
-   * RSS did), and each sweep walks all of it. Least recently used first, as Redis's `allkeys-lru`.
-   */
-  private readonly maxConversations: number;
-  private readonly maxRecords: number;
-  private readonly maxConversationsPerOwner: number;
-  private readonly conversationOrder: RetentionOrder;
-  private readonly recordOrder: RetentionOrder;
-  /** Owner tag → that owner's conversation keys, least recently used first (its quota). */
-  private readonly conversationsByOwner = new Map<string, Set<string>>();
   private timer: NodeJS.Timeout | undefined;
   private users = 0;
 
   constructor(options: MemoryBackendOptions = {}) {
     this.sweepIntervalMs = options.sweepIntervalMs ?? 5000;
-    this.maxConversations = options.maxConversations ?? DEFAULT_STORE_CAPS.maxConversations;
-    this.maxRecords = options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords;
-    this.maxConversationsPerOwner = options.maxConversationsPerOwner ?? DEFAULT_STORE_CAPS.maxConversationsPerOwner;
-    this.conversationOrder = new RetentionOrder(this.maxConversations);
-    this.recordOrder = new RetentionOrder(this.maxRecords);
+    // Every first-turn ask starts a conversation that lives for `conversationIdleTtlMs` (a day by
+    // default): without caps, steady anonymous traffic grows the process without end (the bench's
+    // RSS did), and each sweep walks all of it.
+    this.conversations = new ConversationTable(
+      options.maxConversations ?? DEFAULT_STORE_CAPS.maxConversations,
+      options.maxConversationsPerOwner ?? DEFAULT_STORE_CAPS.maxConversationsPerOwner,
+    );
+    this.records = new RetainedMap(options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords);
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
     this.topics.setMaxListeners(0);
@@ -147,8 +100,8 @@ export class MemoryBackend {
 
   /** Drops every expired entry; returns how many were dropped. */
   sweep(now = Date.now()): number {
-    let dropped = 0;
-    for (const map of [this.promises, this.conversations, this.records, this.blobs] as Array<Map<string, Timed<unknown>>>) {
+    let dropped = this.conversations.sweep(now) + this.records.sweep(now);
+    for (const map of [this.promises, this.blobs] as Array<Map<string, Timed<unknown>>>) {
       for (const [key, entry] of map) {
         if (entry.expiresAt <= now) {
           map.delete(key);
@@ -165,12 +118,6 @@ export class MemoryBackend {
       }
       if (reservations.size === 0) this.quotas.delete(key);
     }
-    this.conversationOrder.prune(this.conversations);
-    this.recordOrder.prune(this.records);
-    for (const [owner, keys] of this.conversationsByOwner) {
-      for (const key of keys) if (!this.conversations.has(key)) keys.delete(key);
-      if (keys.size === 0) this.conversationsByOwner.delete(owner);
-    }
     for (const token of this.leases.keys()) {
       if (!this.promises.has(token)) {
         this.leases.delete(token);
@@ -178,43 +125,6 @@ export class MemoryBackend {
       }
     }
     return dropped;
-  }
-
-  /**
-   * Stores (or touches) a conversation as the most recently used: past `maxConversationsPerOwner`
-   * its owner's own oldest goes, and past `maxConversations` the oldest of its class (verified or
-   * anonymous, `ownedByVerified`): never another owner's because of this one, nor a verified
-   * principal's because of anonymous traffic (issue 24, hole 3). Keys are `ownerTag:handle`.
-   */
-  keepConversation(id: string, entry: Timed<ConversationRecord>): void {
-    this.conversations.set(id, entry);
-    const owner = conversationOwner(id);
-    let mine = this.conversationsByOwner.get(owner);
-    if (!mine) this.conversationsByOwner.set(owner, (mine = new Set()));
-    mine.delete(id);
-    mine.add(id);
-    const dropped: string[] = [];
-    for (const oldest of mine) {
-      if (mine.size - dropped.length <= this.maxConversationsPerOwner) break;
-      dropped.push(oldest);
-    }
-    dropped.push(...this.conversationOrder.touch(id, ownedByVerified(id)));
-    for (const key of dropped) this.dropConversation(key);
-  }
-
-  private dropConversation(key: string): void {
-    this.conversations.delete(key);
-    this.conversationOrder.forget(key);
-    const owner = conversationOwner(key);
-    const keys = this.conversationsByOwner.get(owner);
-    keys?.delete(key);
-    if (keys?.size === 0) this.conversationsByOwner.delete(owner);
-  }
-
-  /** Stores (or touches) a record as the most recently used, within `maxRecords` for its class (verified or anonymous). */
-  keepRecord(key: string, entry: Timed<string>, verified: boolean): void {
-    this.records.set(key, entry);
-    for (const dropped of this.recordOrder.touch(key, verified)) this.records.delete(dropped);
   }
 
   /** Entries held right now, expired-but-unswept ones included (the bounded-growth test hook). */

@@ -104,6 +104,28 @@ describe('MemoryStore specifics', () => {
     await store.close();
   });
 
+  it('a conversation read is a copy: changing it changes nothing stored', async () => {
+    const store = new MemoryStore();
+    await store.recordTurn('c', { query: 'one', agent: 'x', upstreamSession: { n: [1] } }, turn);
+    await store.setConversationAttr('c', 'k', 'v', 60_000);
+    const read = (await store.getConversation('c', 60_000))!;
+    read.prev.push('mutated');
+    (read.upstream.x!.n as number[]).push(2);
+    read.attrs.k = 'mutated';
+    expect(await store.getConversation('c', 60_000)).toEqual({ id: 'c', prev: ['one'], upstream: { x: { n: [1] } }, attrs: { k: 'v' } });
+    await store.close();
+  });
+
+  it('regression "a held first-turn conversation costs 2.3 KiB" (issue 23 item 4): a first turn holds its query, its expiry and nothing else', async () => {
+    const store = new MemoryStore();
+    await store.recordTurn('anon:c', { query: 'pasta', agent: 'x' }, turn);
+    const held = store.backend.conversations.live('anon:c', Date.now());
+    expect(held).toEqual({ prev: 'pasta', upstream: undefined, attrs: undefined, expiresAt: expect.any(Number) });
+    await store.recordTurn('anon:c', { query: 'more', agent: 'x' }, turn);
+    expect(store.backend.conversations.live('anon:c', Date.now())?.prev).toEqual(['pasta', 'more']);
+    await store.close();
+  });
+
   it('the sweep stops when the last store sharing a backend closes (no timer keeps the process alive)', async () => {
     const backend = new MemoryBackend({ sweepIntervalMs: 20 });
     const a = new MemoryStore({ backend });

@@ -11,6 +11,7 @@
 import { GatewayError } from '../base/errors.ts';
 import type { Logger } from '../base/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
+import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
 import { ownedByVerified, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
@@ -37,13 +38,17 @@ function copy<T>(value: T): T {
 }
 
 /**
- * A conversation as a caller may keep it: its own arrays and maps, so nothing it changes reaches the
- * store. Only the upstream sessions (arbitrary JSON) take the JSON round trip, and only when present:
- * a whole-record round trip was 8 µs of every ask (bench/layers.ts profile).
+ * A held conversation as a caller may keep it: its own arrays and maps, so nothing it changes
+ * reaches the store. Only the upstream sessions (arbitrary JSON) take the JSON round trip, and only
+ * when present: a whole-record round trip was 8 µs of every ask (bench/layers.ts profile).
  */
-function copyConversation(conv: ConversationRecord): ConversationRecord {
-  const upstream = Object.keys(conv.upstream).length > 0 ? copy(conv.upstream) : {};
-  return { ...conv, prev: [...conv.prev], upstream, attrs: { ...conv.attrs } };
+function readConversation(id: string, held: HeldConversation): ConversationRecord {
+  return {
+    id,
+    prev: held.queries(),
+    upstream: held.upstream ? copy(held.upstream) : {},
+    attrs: held.attrs ? { ...held.attrs } : {},
+  };
 }
 
 /** The in-process `Store` (design.md "State"): TTLs, atomic transitions, cancel fan-out. */
@@ -204,28 +209,21 @@ export class MemoryStore implements Store {
 
   async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
     const now = Date.now();
-    const entry = liveEntry(this.backend.conversations, id, now);
-    if (!entry) return null;
-    entry.expiresAt = now + idleTtlMs;
-    this.backend.keepConversation(id, entry);
-    return copyConversation(entry.value);
+    const held = this.backend.conversations.live(id, now);
+    if (!held) return null;
+    held.expiresAt = now + idleTtlMs;
+    this.backend.conversations.keep(id, held);
+    return readConversation(id, held);
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord> {
-    const now = Date.now();
-    const entry = this.conversation(id, now, opts.idleTtlMs);
-    const conv = entry.value;
-    conv.prev = keepPrev([...conv.prev, turn.query], opts.maxPrev, opts.maxPrevTotalChars);
-    if (turn.upstreamSession !== undefined) conv.upstream[turn.agent] = copy(turn.upstreamSession);
-    conv.updatedAt = now;
-    return copyConversation(conv);
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void> {
+    const held = this.conversation(id, opts.idleTtlMs);
+    held.keepQueries(keepPrev([...held.queries(), turn.query], opts.maxPrev, opts.maxPrevTotalChars));
+    if (turn.upstreamSession !== undefined) (held.upstream ??= {})[turn.agent] = copy(turn.upstreamSession);
   }
 
   async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
-    const now = Date.now();
-    const entry = this.conversation(id, now, idleTtlMs);
-    entry.value.attrs[key] = value;
-    entry.value.updatedAt = now;
+    (this.conversation(id, idleTtlMs).attrs ??= {})[key] = value;
   }
 
   // ---- blobs ----
@@ -241,21 +239,22 @@ export class MemoryStore implements Store {
   // ---- small records ----
 
   async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    this.backend.keepRecord(`${namespace}:${id}`, { value, expiresAt: Date.now() + ttlMs }, ownedByVerified(id));
+    this.backend.records.keep(`${namespace}:${id}`, ownedByVerified(id), { value, expiresAt: Date.now() + ttlMs });
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
     const now = Date.now();
     const key = `${namespace}:${id}`;
-    const entry = liveEntry(this.backend.records, key, now);
+    const verified = ownedByVerified(id);
+    const entry = this.backend.records.live(key, verified, now);
     if (!entry) return null;
     if (touchTtlMs !== undefined) entry.expiresAt = now + touchTtlMs;
-    this.backend.keepRecord(key, entry, ownedByVerified(id));
+    this.backend.records.keep(key, verified, entry);
     return entry.value;
   }
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
-    this.backend.records.delete(`${namespace}:${id}`);
+    this.backend.records.delete(`${namespace}:${id}`, ownedByVerified(id));
   }
 
   // ---- quotas ----
@@ -313,11 +312,12 @@ export class MemoryStore implements Store {
     return entry && entry.value.status === 'running' && entry.value.owner === owner ? entry : undefined;
   }
 
-  /** The live conversation `id` (created when absent) with its idle TTL refreshed. */
-  private conversation(id: string, now: number, idleTtlMs: number): Timed<ConversationRecord> {
-    const entry = liveEntry(this.backend.conversations, id, now) ?? { value: { id, prev: [], upstream: {}, attrs: {}, createdAt: now, updatedAt: now }, expiresAt: 0 };
-    entry.expiresAt = now + idleTtlMs;
-    this.backend.keepConversation(id, entry);
-    return entry;
+  /** The live conversation `id` (created when absent), its idle TTL refreshed and marked most recently used. */
+  private conversation(id: string, idleTtlMs: number): HeldConversation {
+    const now = Date.now();
+    const held = this.backend.conversations.live(id, now) ?? new HeldConversation(0);
+    held.expiresAt = now + idleTtlMs;
+    this.backend.conversations.keep(id, held);
+    return held;
   }
 }

@@ -45,22 +45,23 @@ export function promiseFromHash(reply: Record<string, string> | string[] | null)
 }
 
 /**
- * Rebuilds a conversation from its hash: `prev` (JSON array), `up:<agent>` (JSON object),
- * `attr:<key>` (string), `createdAt`/`updatedAt`. Null when the hash is empty.
+ * Rebuilds a conversation from its hash (redis-retention.ts): `p` (the previous queries, a JSON
+ * array), `u:<agent>` (that agent's upstream session_context, JSON), `a:<key>` (an attr). Null when
+ * the hash is empty. Fields it does not know are skipped.
  */
 export function conversationFromHash(id: string, reply: string[] | null): ConversationRecord | null {
   if (reply === null || reply.length === 0) return null;
-  const conv: ConversationRecord = { id, prev: [], upstream: {}, attrs: {}, createdAt: 0, updatedAt: 0 };
-  for (const [field, value] of pairs(reply)) {
-    if (field === 'prev') {
+  const conv: ConversationRecord = { id, prev: [], upstream: {}, attrs: {} };
+  for (let i = 0; i + 1 < reply.length; i += 2) {
+    const field = reply[i]!;
+    const value = reply[i + 1]!;
+    if (field === 'p') {
       const prev: unknown = JSON.parse(value);
       conv.prev = Array.isArray(prev) ? prev.map(String) : [];
-    } else if (field === 'createdAt' || field === 'updatedAt') {
-      conv[field] = Number(value);
-    } else if (field.startsWith('up:')) {
-      conv.upstream[field.slice(3)] = JSON.parse(value) as Record<string, unknown>;
-    } else if (field.startsWith('attr:')) {
-      conv.attrs[field.slice(5)] = value;
+    } else if (field.startsWith('u:')) {
+      conv.upstream[field.slice(2)] = JSON.parse(value) as Record<string, unknown>;
+    } else if (field.startsWith('a:')) {
+      conv.attrs[field.slice(2)] = value;
     }
   }
   return conv;

@@ -1,132 +1,285 @@
 /**
- * What the Redis store keeps (issue 24, hole 3): the same caps as the memory store, so anonymous
- * traffic can never push out a verified principal's state and no owner can push out another's.
- * Before this, the Redis store relied on `maxmemory` eviction, which evicts across callers.
+ * Conversations and small records in Redis, each write ONE script (issue 25) that keeps the caps of
+ * issue 24 (hole 3) as it writes: anonymous traffic can never push out a verified principal's state
+ * and no owner can push out another's. Key layout (docs/state.md "State model"):
  *
- * Each cap is a retention index, a ZSET of member → last use (least recently used first):
- * - `<p>own:<ownerTag>`: one owner's conversations, at most `maxConversationsPerOwner`;
- * - `<p>lru:conv:v` / `<p>lru:conv:a`: verified / anonymous conversations, `maxConversations` each;
- * - `<p>lru:rec:v` / `<p>lru:rec:a`: verified / anonymous small records, `maxRecords` each.
- * One script (RETAIN) marks a member used and trims its index past the cap, atomically, and
- * answers the members it dropped; the store then deletes their keys. Every index is one key (one
- * Cluster slot), so the script is Cluster-safe; the dropped keys are deleted one by one, each in
- * its own slot. Indexes are bounded by their caps and expire with the longest-lived member.
+ * - `<p>conv:{c<k>}:<id>`: a conversation (a hash), `id` = `<ownerTag>:<handle>`;
+ * - `<p>own:{c<k>}:<ownerTag>`: one owner's conversations (ZSET, member = the id less the owner tag,
+ *   score = last use), at most `maxConversationsPerOwner`;
+ * - `<p>lru:{c<k>}`: the class's conversations (ZSET, member = id), at most `maxConversations`;
+ * - `<p>rec:{r<k>}:<namespace>:<id>` and `<p>lru:{r<k>}`: small records and their class index.
+ *
+ * `k` is the class: `v` for a verified principal's id (VERIFIED_OWNER_MARK), `a` for anonymous. The
+ * `{c<k>}` / `{r<k>}` hash tag puts a class's conversations, its owners' indexes and its index in
+ * ONE Cluster slot, so one script may write a conversation, mark it used in both indexes, trim both
+ * past their caps and delete what they drop, atomically and Cluster-safe. Before this each write was
+ * three scripts plus a DEL and a ZREM per dropped conversation (5.16 commands per new conversation
+ * in `npm run bench`). The price: a class's conversations live on one Cluster master (as its index
+ * already did, so no write went elsewhere), bounded by the caps.
  */
 import type { Cluster, Redis } from 'ioredis';
 import { conversationOwner, ownedByVerified, type StoreCaps } from './store.ts';
 
 /**
- * KEYS: index. ARGV: member, score (its use), cap, ttl → the members dropped past the cap, least
- * recently used first (never the member itself). The index lives at least `ttl` ms more.
+ * Marks a conversation used in its owner's index and its class's index, trims each past its cap
+ * (least recently used first, never the one being written) and deletes what they drop, from the
+ * other index too. KEYS: conversation, owner index, class index. `a`: the ARGV of the retention
+ * (member, score, per-owner cap, class cap, ttl). The dropped conversations' keys and owner indexes
+ * are named here, not in KEYS: they share the class's hash tag, so they are in this script's slot.
+ * Their key prefixes are this conversation's keys less its id and owner tag, so they carry whatever
+ * prefix the client adds (an ioredis keyPrefix) without being told.
  */
-const RETAIN = `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-local out = {}
-local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[3])
-if over > 0 then
-  for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, over)) do
-    if m ~= ARGV[1] and #out < over then out[#out + 1] = m end
-  end
-  redis.call('ZREM', KEYS[1], unpack(out))
+const RETAIN_CONVERSATION = `
+local function keep_alive(key, ttl)
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
 end
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-return out
+local function retain(id, a)
+  local member, score, ttl = a[1], a[2], tonumber(a[5])
+  local owner = string.sub(id, 1, #id - #member)
+  local conv_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #id)
+  local own_prefix = string.sub(KEYS[2], 1, #KEYS[2] - #owner)
+  redis.call('ZADD', KEYS[2], score, member)
+  local over = redis.call('ZCARD', KEYS[2]) - tonumber(a[3])
+  if over > 0 then
+    for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
+      if m ~= member and over > 0 then
+        redis.call('ZREM', KEYS[2], m)
+        redis.call('DEL', conv_prefix .. owner .. m)
+        redis.call('ZREM', KEYS[3], owner .. m)
+        over = over - 1
+      end
+    end
+  end
+  keep_alive(KEYS[2], ttl)
+  redis.call('ZADD', KEYS[3], score, id)
+  over = redis.call('ZCARD', KEYS[3]) - tonumber(a[4])
+  if over > 0 then
+    for _, gone in ipairs(redis.call('ZRANGE', KEYS[3], 0, over)) do
+      if gone ~= id and over > 0 then
+        local colon = string.find(gone, ':', 1, true)
+        local o = colon and string.sub(gone, 1, colon - 1) or ''
+        redis.call('ZREM', KEYS[3], gone)
+        redis.call('DEL', conv_prefix .. gone)
+        redis.call('ZREM', own_prefix .. o, string.sub(gone, #o + 1))
+        over = over - 1
+      end
+    end
+  end
+  keep_alive(KEYS[3], ttl)
+end
 `;
 
-interface RetainScript {
-  nlgateRetain(index: string, member: string, score: number, cap: number, ttl: number): Promise<string[]>;
+/** ARGV positions of the retention arguments, after each script's own. */
+const retentionArgs = (first: number) => `{ ARGV[${first}], ARGV[${first + 1}], ARGV[${first + 2}], ARGV[${first + 3}], ARGV[${first + 4}] }`;
+
+/**
+ * KEYS: conversation, owner index, class index. ARGV: id, query, maxPrev, idleTtl, agent,
+ * upstreamJson ('' = keep), maxPrevTotal ('' = no cap), then the retention's → 1. `p` is a JSON array
+ * of strings that only this script writes (cjson decodes only what cjson encoded); an empty array is
+ * written literally because cjson would encode it as {}. Lengths are UTF-16 code units, as JavaScript
+ * counts them (store/prev.ts): bytes, less UTF-8 continuation bytes, plus one per 4-byte sequence.
+ */
+const RECORD_TURN = `${RETAIN_CONVERSATION}
+local function u16len(s)
+  local _, cont = string.gsub(s, '[\\128-\\191]', '')
+  local _, four = string.gsub(s, '[\\240-\\247]', '')
+  return #s - cont + four
+end
+local max = tonumber(ARGV[3])
+local prev = {}
+local raw = redis.call('HGET', KEYS[1], 'p')
+if raw and raw ~= '[]' then prev = cjson.decode(raw) end
+prev[#prev + 1] = ARGV[2]
+local kept = {}
+for i = math.max(1, #prev - max + 1), #prev do kept[#kept + 1] = prev[i] end
+if ARGV[7] ~= '' then
+  local cap = tonumber(ARGV[7])
+  local total = 0
+  for _, q in ipairs(kept) do total = total + u16len(q) end
+  local first = 1
+  while first <= #kept and total > cap do
+    total = total - u16len(kept[first])
+    first = first + 1
+  end
+  local trimmed = {}
+  for i = first, #kept do trimmed[#trimmed + 1] = kept[i] end
+  kept = trimmed
+end
+local enc = '[]'
+if #kept > 0 then enc = cjson.encode(kept) end
+redis.call('HSET', KEYS[1], 'p', enc)
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'u:' .. ARGV[5], ARGV[6]) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+retain(ARGV[1], ${retentionArgs(8)})
+return 1
+`;
+
+/** KEYS: conversation, owner index, class index. ARGV: id, field, value, idleTtl, then the retention's → 1. */
+const SET_CONVERSATION_ATTR = `${RETAIN_CONVERSATION}
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+retain(ARGV[1], ${retentionArgs(5)})
+return 1
+`;
+
+/**
+ * KEYS: conversation, owner index, class index. ARGV: idleTtl, owner member, id, score → HGETALL with
+ * the idle TTL refreshed and the conversation marked used in both indexes (only where it is indexed:
+ * a read never adds one) | nil.
+ */
+const GET_CONVERSATION = `
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return nil end
+redis.call('ZADD', KEYS[2], 'XX', ARGV[4], ARGV[2])
+redis.call('ZADD', KEYS[3], 'XX', ARGV[4], ARGV[3])
+return redis.call('HGETALL', KEYS[1])
+`;
+
+/**
+ * KEYS: record, class index. ARGV: value, ttl, member, score, cap → 1. Past the cap the class's least
+ * recently used records go (never this one), their keys with them (named by this key less its member).
+ */
+const PUT_RECORD = `
+local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[3])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
+if over > 0 then
+  for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
+    if m ~= ARGV[3] and over > 0 then
+      redis.call('ZREM', KEYS[2], m)
+      redis.call('DEL', rec_prefix .. m)
+      over = over - 1
+    end
+  end
+end
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return 1
+`;
+
+/** KEYS: record, class index. ARGV: touchTtl ('' = leave), member, score → the value | nil; a hit is marked used. */
+const GET_RECORD = `
+local v = redis.call('GET', KEYS[1])
+if not v then return nil end
+if ARGV[1] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
+return v
+`;
+
+/** KEYS: record, class index. ARGV: member → 1: the record and its place in the index go together. */
+const DELETE_RECORD = `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1
+`;
+
+type Arg = string | number;
+
+interface RetentionScripts {
+  nlgateRecordTurn(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
+  nlgateSetConversationAttr(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
+  nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
+  nlgatePutRecord(record: string, classIndex: string, ...args: Arg[]): Promise<number>;
+  nlgateGetRecord(record: string, classIndex: string, ...args: Arg[]): Promise<string | null>;
+  nlgateDeleteRecord(record: string, classIndex: string, member: string): Promise<number>;
 }
 
-/** Runs one Redis command as the store does (ready connection, failures mapped to STORE_UNAVAILABLE). */
-type Run = <T>(command: () => Promise<T>) => Promise<T>;
+const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: number }> = {
+  nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 3 },
+  nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 3 },
+  nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
+  nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 2 },
+  nlgateGetRecord: { lua: GET_RECORD, numberOfKeys: 2 },
+  nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 2 },
+};
 
-/** The retention indexes of one Redis store: per-owner and per-class caps over conversations and records. */
+/** Where one conversation lives: its key, its owner's index and member there, its class's index. */
+interface ConversationKeys {
+  conversation: string;
+  ownerIndex: string;
+  classIndex: string;
+  /** The id less its owner tag (`:<handle>`): the owner index's key already names the owner. */
+  member: string;
+}
+
+/** A turn's arguments to the RECORD_TURN script, before the retention's. */
+export type TurnArgs = [query: string, maxPrev: number, idleTtlMs: number, agent: string, upstreamJson: string, maxPrevTotal: number | ''];
+
+/** The conversations and records of one Redis store, each operation one script (see the file's comment). */
 export class RedisRetention {
-  private readonly script: RetainScript;
+  private readonly scripts: RetentionScripts;
   /** Ties within one millisecond still order by use: a per-process sequence in the low digits. */
   private sequence = 0;
 
   constructor(
-    private readonly client: Redis | Cluster,
+    client: Redis | Cluster,
     private readonly prefix: string,
     private readonly caps: StoreCaps,
-    private readonly run: Run,
   ) {
-    client.defineCommand('nlgateRetain', { lua: RETAIN, numberOfKeys: 1 });
-    this.script = client as unknown as RetainScript;
+    for (const [name, def] of Object.entries(SCRIPTS)) client.defineCommand(name, def);
+    this.scripts = client as unknown as RetentionScripts;
   }
 
-  /** The key of a conversation (docs/state.md "Key layout"). */
-  conversationKey(id: string): string {
-    return `${this.prefix}conv:${id}`;
+  /** Appends a turn to conversation `id` (creating it), within its owner's and its class's caps. */
+  recordTurn(id: string, turn: TurnArgs): Promise<number> {
+    const k = this.conversationKeys(id);
+    return this.scripts.nlgateRecordTurn(k.conversation, k.ownerIndex, k.classIndex, id, ...turn, ...this.retention(k, turn[2]));
   }
 
-  /** The key of a small record. */
-  recordKey(namespace: string, id: string): string {
-    return `${this.prefix}rec:${namespace}:${id}`;
+  /** Sets hash field `field` of conversation `id` (creating it), within its owner's and its class's caps. */
+  setConversationField(id: string, field: string, value: string, idleTtlMs: number): Promise<number> {
+    const k = this.conversationKeys(id);
+    return this.scripts.nlgateSetConversationAttr(k.conversation, k.ownerIndex, k.classIndex, id, field, value, idleTtlMs, ...this.retention(k, idleTtlMs));
   }
 
-  /** Marks conversation `id` just written; drops its owner's and its class's least recently used past their caps. */
-  async keptConversation(id: string, ttlMs: number): Promise<void> {
-    const score = this.score();
-    const [mine, theirs] = await Promise.all([
-      this.retain(this.ownerIndex(id), id, score, this.caps.maxConversationsPerOwner, ttlMs),
-      this.retain(this.conversationIndex(id), id, score, this.caps.maxConversations, ttlMs),
-    ]);
-    // A conversation dropped from its class leaves its owner's index too (and the other way round).
-    await Promise.all([
-      ...mine.map((gone) => this.dropConversation(gone, this.conversationIndex(gone))),
-      ...theirs.map((gone) => this.dropConversation(gone, this.ownerIndex(gone))),
-    ]);
+  /** Conversation `id`'s hash (HGETALL), its idle TTL refreshed and its place in both indexes; null when unknown. */
+  getConversation(id: string, idleTtlMs: number): Promise<string[] | null> {
+    const k = this.conversationKeys(id);
+    return this.scripts.nlgateGetConversation(k.conversation, k.ownerIndex, k.classIndex, idleTtlMs, k.member, id, this.score());
   }
 
-  /** Marks conversation `id` just read (only if it is indexed: a read never adds a missing one). */
-  async readConversation(id: string): Promise<void> {
-    const score = this.score();
-    await Promise.all([this.touch(this.ownerIndex(id), id, score), this.touch(this.conversationIndex(id), id, score)]);
+  /** Stores record `namespace:id` for `ttlMs`, within its class's `maxRecords`. */
+  putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<number> {
+    const [key, index, member] = this.recordKeys(namespace, id);
+    return this.scripts.nlgatePutRecord(key, index, value, ttlMs, member, this.score(), this.caps.maxRecords);
   }
 
-  /** Marks record `namespace:id` just written; drops its class's least recently used past `maxRecords`. */
-  async keptRecord(namespace: string, id: string, ttlMs: number): Promise<void> {
+  /** Reads record `namespace:id` (sliding its TTL with `touchTtlMs`) and marks it used. */
+  getRecord(namespace: string, id: string, touchTtlMs: number | ''): Promise<string | null> {
+    const [key, index, member] = this.recordKeys(namespace, id);
+    return this.scripts.nlgateGetRecord(key, index, touchTtlMs, member, this.score());
+  }
+
+  /** Deletes record `namespace:id` and its place in the class's index. */
+  deleteRecord(namespace: string, id: string): Promise<number> {
+    const [key, index, member] = this.recordKeys(namespace, id);
+    return this.scripts.nlgateDeleteRecord(key, index, member);
+  }
+
+  private conversationKeys(id: string): ConversationKeys {
+    const tag = ownedByVerified(id) ? '{cv}' : '{ca}';
+    const owner = conversationOwner(id);
+    return {
+      conversation: `${this.prefix}conv:${tag}:${id}`,
+      ownerIndex: `${this.prefix}own:${tag}:${owner}`,
+      classIndex: `${this.prefix}lru:${tag}`,
+      member: id.slice(owner.length),
+    };
+  }
+
+  /** The retention's ARGV (RETAIN_CONVERSATION `a`). */
+  private retention(k: ConversationKeys, ttlMs: number): Arg[] {
+    return [k.member, this.score(), this.caps.maxConversationsPerOwner, this.caps.maxConversations, ttlMs];
+  }
+
+  /** A record's key, its class's index and its member there (`namespace:id`). */
+  private recordKeys(namespace: string, id: string): [string, string, string] {
+    const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
     const member = `${namespace}:${id}`;
-    const gone = await this.retain(this.recordIndex(id), member, this.score(), this.caps.maxRecords, ttlMs);
-    await Promise.all(gone.map((m) => this.run(() => this.client.del(`${this.prefix}rec:${m}`))));
-  }
-
-  /** Marks record `namespace:id` just read. */
-  async readRecord(namespace: string, id: string): Promise<void> {
-    await this.touch(this.recordIndex(id), `${namespace}:${id}`, this.score());
-  }
-
-  /** Forgets a deleted record, so it no longer counts against its class's cap. */
-  async forgetRecord(namespace: string, id: string): Promise<void> {
-    await this.run(() => this.client.zrem(this.recordIndex(id), `${namespace}:${id}`));
-  }
-
-  private ownerIndex(id: string): string {
-    return `${this.prefix}own:${conversationOwner(id)}`;
-  }
-  private conversationIndex(id: string): string {
-    return `${this.prefix}lru:conv:${ownedByVerified(id) ? 'v' : 'a'}`;
-  }
-  private recordIndex(id: string): string {
-    return `${this.prefix}lru:rec:${ownedByVerified(id) ? 'v' : 'a'}`;
+    return [`${this.prefix}rec:${tag}:${member}`, `${this.prefix}lru:${tag}`, member];
   }
 
   private score(): number {
     this.sequence = (this.sequence + 1) % 1000;
     return Date.now() * 1000 + this.sequence;
-  }
-
-  private retain(index: string, member: string, score: number, cap: number, ttlMs: number): Promise<string[]> {
-    return this.run(() => this.script.nlgateRetain(index, member, score, cap, Math.max(1, Math.ceil(ttlMs))));
-  }
-
-  private async touch(index: string, member: string, score: number): Promise<void> {
-    await this.run(() => this.client.zadd(index, 'XX', score, member));
-  }
-
-  private async dropConversation(id: string, otherIndex: string): Promise<void> {
-    await Promise.all([this.run(() => this.client.del(this.conversationKey(id))), this.run(() => this.client.zrem(otherIndex, id))]);
   }
 }

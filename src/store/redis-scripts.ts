@@ -11,7 +11,8 @@
  * TTL is kept ≥ the longest-lived promise it lists, so it disappears once they all have.
  *
  * Promise fields the scripts read are scalars (status, owner, leaseUntil); JSON fields (response,
- * request) pass through as opaque strings and are never decoded in Lua.
+ * request) pass through as opaque strings and are never decoded in Lua. The conversation and record
+ * scripts, which keep the retention caps as they write, are in redis-retention.ts.
  */
 import type { Cluster, Redis } from 'ioredis';
 
@@ -112,69 +113,6 @@ if cur < 0 or cur > tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[1
 return 1
 `;
 
-/** KEYS: conversation. ARGV: idleTtl → HGETALL with the idle TTL refreshed | nil. */
-const GET_CONVERSATION = `
-if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return nil end
-return redis.call('HGETALL', KEYS[1])
-`;
-
-/**
- * KEYS: conversation. ARGV: now, query, maxPrev, idleTtl, agent, upstreamJson ('' = keep),
- * maxPrevTotal ('' = no cap) → HGETALL. prev is a JSON array of strings that only this script writes
- * (cjson decodes only what cjson encoded); an empty array is written literally because cjson would
- * encode it as {}. Lengths are UTF-16 code units, as JavaScript counts them (store/prev.ts): bytes,
- * less UTF-8 continuation bytes, plus one for each 4-byte sequence (a surrogate pair).
- */
-const RECORD_TURN = `
-local function u16len(s)
-  local _, cont = string.gsub(s, '[\\128-\\191]', '')
-  local _, four = string.gsub(s, '[\\240-\\247]', '')
-  return #s - cont + four
-end
-local max = tonumber(ARGV[3])
-local prev = {}
-local raw = redis.call('HGET', KEYS[1], 'prev')
-if raw and raw ~= '[]' then prev = cjson.decode(raw) end
-prev[#prev + 1] = ARGV[2]
-local kept = {}
-for i = math.max(1, #prev - max + 1), #prev do kept[#kept + 1] = prev[i] end
-if ARGV[7] ~= '' then
-  local cap = tonumber(ARGV[7])
-  local total = 0
-  for _, q in ipairs(kept) do total = total + u16len(q) end
-  local first = 1
-  while first <= #kept and total > cap do
-    total = total - u16len(kept[first])
-    first = first + 1
-  end
-  local trimmed = {}
-  for i = first, #kept do trimmed[#trimmed + 1] = kept[i] end
-  kept = trimmed
-end
-local enc = '[]'
-if #kept > 0 then enc = cjson.encode(kept) end
-redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[1], 'prev', enc, 'updatedAt', ARGV[1])
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'up:' .. ARGV[5], ARGV[6]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return redis.call('HGETALL', KEYS[1])
-`;
-
-/** KEYS: conversation. ARGV: now, field, value, idleTtl. */
-const SET_CONVERSATION_ATTR = `
-redis.call('HSETNX', KEYS[1], 'createdAt', ARGV[1])
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3], 'updatedAt', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
-`;
-
-/** KEYS: record. ARGV: ttl → the value with its TTL reset (sliding expiry) | nil. */
-const TOUCH_RECORD = `
-local v = redis.call('GET', KEYS[1])
-if v then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return v
-`;
-
 /**
  * Quotas: each scope is a ZSET (reservation id → ends at) and a HASH (id → amount, plus `_sum`), all
  * under the `{quota}` hash tag so one script may touch every scope of a reservation. Reservations
@@ -243,10 +181,6 @@ export interface StoreScripts {
   nlgateClaimExpiredLease(promise: string, index: string, ...args: Arg[]): Reply<string[] | null>;
   nlgateExpiredLeases(index: string, ...args: Arg[]): Reply<string[]>;
   nlgateExpirePromise(promise: string, ttl: number): Reply<number>;
-  nlgateGetConversation(conversation: string, idleTtl: number): Reply<string[] | null>;
-  nlgateRecordTurn(conversation: string, ...args: Arg[]): Reply<string[]>;
-  nlgateSetConversationAttr(conversation: string, ...args: Arg[]): Reply<number>;
-  nlgateTouchRecord(record: string, ttl: number): Reply<string | null>;
   nlgateReserveQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
   nlgateReleaseQuota(numberOfKeys: number, ...keysAndArgs: Arg[]): Reply<number>;
 }
@@ -260,10 +194,6 @@ const SCRIPTS: Record<keyof StoreScripts, { lua: string; numberOfKeys?: number }
   nlgateClaimExpiredLease: { lua: CLAIM_EXPIRED_LEASE, numberOfKeys: 2 },
   nlgateExpiredLeases: { lua: EXPIRED_LEASES, numberOfKeys: 1 },
   nlgateExpirePromise: { lua: EXPIRE_PROMISE, numberOfKeys: 1 },
-  nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 1 },
-  nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 1 },
-  nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 1 },
-  nlgateTouchRecord: { lua: TOUCH_RECORD, numberOfKeys: 1 },
   nlgateReserveQuota: { lua: RESERVE_QUOTA },
   nlgateReleaseQuota: { lua: RELEASE_QUOTA },
 };

@@ -76,7 +76,7 @@ export class RedisStore implements Store {
     }
     this.watch(this.client, 'store');
     this.scripts = defineScripts(this.client);
-    this.retention = new RedisRetention(this.client, this.prefix, { ...DEFAULT_STORE_CAPS, ...options.caps }, (command) => this.run(command));
+    this.retention = new RedisRetention(this.client, this.prefix, { ...DEFAULT_STORE_CAPS, ...options.caps });
     this.gate = new ReadyGate(this.client, this.tuning.connectTimeoutMs);
     this.channel = `${this.prefix}cancel`;
     this.subscriptions = new RedisSubscriptions({
@@ -101,12 +101,7 @@ export class RedisStore implements Store {
   private indexKeyOf(token: string): string {
     return this.indexKey(bucketOf(token));
   }
-  private conversationKey(id: string): string {
-    return this.retention.conversationKey(id);
-  }
-  private recordKey(namespace: string, id: string): string {
-    return this.retention.recordKey(namespace, id);
-  }
+  // Conversations and records: redis-retention.ts (one script per operation, caps kept as it writes).
   /** A quota scope's ZSET and HASH; every quota key shares the `{quota}` hash slot. */
   private quotaKeys(scopes: readonly QuotaScope[]): string[] {
     return scopes.flatMap((s) => [`${this.prefix}{quota}:${s.key}`, `${this.prefix}{quota}:${s.key}:n`]);
@@ -210,55 +205,31 @@ export class RedisStore implements Store {
   // ---- conversations ----
 
   async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
-    const [reply] = await Promise.all([
-      this.run(() => this.scripts.nlgateGetConversation(this.conversationKey(id), ms(idleTtlMs))),
-      this.retention.readConversation(id),
-    ]);
-    return conversationFromHash(id, reply);
+    return conversationFromHash(id, await this.run(() => this.retention.getConversation(id, ms(idleTtlMs))));
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord> {
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void> {
     const upstream = turn.upstreamSession === undefined ? '' : JSON.stringify(turn.upstreamSession);
-    const [reply] = await Promise.all([
-      this.run(() =>
-        this.scripts.nlgateRecordTurn(
-        this.conversationKey(id),
-        Date.now(),
-        turn.query,
-        Math.max(0, Math.floor(opts.maxPrev)),
-        ms(opts.idleTtlMs),
-        turn.agent,
-        upstream,
-        opts.maxPrevTotalChars === undefined ? '' : Math.max(0, Math.floor(opts.maxPrevTotalChars)),
-        ),
-      ),
-      this.retention.keptConversation(id, opts.idleTtlMs),
-    ]);
-    return conversationFromHash(id, reply) as ConversationRecord;
+    const total = opts.maxPrevTotalChars === undefined ? '' : Math.max(0, Math.floor(opts.maxPrevTotalChars));
+    await this.run(() => this.retention.recordTurn(id, [turn.query, Math.max(0, Math.floor(opts.maxPrev)), ms(opts.idleTtlMs), turn.agent, upstream, total]));
   }
 
   async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
-    await Promise.all([
-      this.run(() => this.scripts.nlgateSetConversationAttr(this.conversationKey(id), Date.now(), `attr:${key}`, value, ms(idleTtlMs))),
-      this.retention.keptConversation(id, idleTtlMs),
-    ]);
+    await this.run(() => this.retention.setConversationField(id, `a:${key}`, value, ms(idleTtlMs)));
   }
 
   // ---- small records ----
 
   async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    await Promise.all([this.run(() => this.client.set(this.recordKey(namespace, id), value, 'PX', ms(ttlMs))), this.retention.keptRecord(namespace, id, ttlMs)]);
+    await this.run(() => this.retention.putRecord(namespace, id, value, ms(ttlMs)));
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
-    const key = this.recordKey(namespace, id);
-    const read = touchTtlMs === undefined ? this.run(() => this.client.get(key)) : this.run(() => this.scripts.nlgateTouchRecord(key, ms(touchTtlMs)));
-    const [value] = await Promise.all([read, this.retention.readRecord(namespace, id)]);
-    return value;
+    return this.run(() => this.retention.getRecord(namespace, id, touchTtlMs === undefined ? '' : ms(touchTtlMs)));
   }
 
   async deleteRecord(namespace: string, id: string): Promise<void> {
-    await Promise.all([this.run(() => this.client.del(this.recordKey(namespace, id))), this.retention.forgetRecord(namespace, id)]);
+    await this.run(() => this.retention.deleteRecord(namespace, id));
   }
 
   // ---- blobs ----

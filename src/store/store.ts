@@ -56,8 +56,6 @@ export interface ConversationRecord {
   upstream: Record<string, Record<string, unknown>>;
   /** Binding- and adapter-private values (NLIP tokens, cookies, upstream session ids), by key. */
   attrs: Record<string, string>;
-  createdAt: number;
-  updatedAt: number;
 }
 
 /**
@@ -189,8 +187,9 @@ export interface Store {
    * Atomically appends a turn (creating the conversation if absent): the query joins `prev`
    * (keeping the last `maxPrev`, and dropping the oldest while the kept queries together are longer
    * than `maxPrevTotalChars` UTF-16 code units), the agent's upstream session is replaced when given.
+   * Nothing is read back: the turn's caller has what it needs (issue 25: a reply to decode per ask).
    */
-  recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<ConversationRecord>;
+  recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void>;
   /** Sets one attr of a conversation (creating it if absent). */
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 

@@ -77,7 +77,8 @@ describeRedis('Redis store', () => {
     const admin = new Redis(redis.url);
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}conv:*`, 'COUNT', 10_000);
     admin.disconnect();
-    const anonymous = keys.filter((k) => !k.startsWith(`${prefix}conv:p.`));
+    // Anonymous callers' conversations carry the `{ca}` hash tag, verified principals' `{cv}` (docs/state.md).
+    const anonymous = keys.filter((k) => k.startsWith(`${prefix}conv:{ca}:`));
     expect(anonymous.length).toBeGreaterThan(0);
     expect(anonymous.length).toBeLessThanOrEqual(CAP);
   });

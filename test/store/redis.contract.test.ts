@@ -40,9 +40,9 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     const [, keys] = await admin.scan('0', 'MATCH', `${prefix}*`, 'COUNT', 1000);
     const b = bucketOf(token);
     expect(keys.sort()).toEqual(
-      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:c1`, `${prefix}conv:c2`, `${prefix}rec:ns:id`,
+      [`${prefix}leases:{p${b}}`, `${prefix}promise:{p${b}}:${token}`, `${prefix}conv:{ca}:c1`, `${prefix}conv:{ca}:c2`, `${prefix}rec:{ra}:ns:id`,
         // The retention indexes (issue 24, hole 3): ids without an owner tag share the empty owner.
-        `${prefix}own:`, `${prefix}lru:conv:a`, `${prefix}lru:rec:a`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
+        `${prefix}own:{ca}:`, `${prefix}lru:{ca}`, `${prefix}lru:{ra}`, `${prefix}blob:ns:b`, `${prefix}rl:agent:a:k`, `${prefix}{quota}:q`, `${prefix}{quota}:q:n`].sort(),
     );
     for (const key of keys) expect(await admin.pttl(key), key).toBeGreaterThan(0);
     await store.close();
@@ -83,6 +83,27 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     expect(seen).toEqual(['c1']);
     await store.close();
     expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+    await deleteKeys(admin, `kp:${prefix}`);
+  });
+
+  it('what a cap drops is deleted under the client\'s ioredis keyPrefix too (the scripts name those keys themselves)', async () => {
+    const client = new Redis(server.url, { keyPrefix: 'kp:' });
+    const prefix = `nlgate-kp-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ client, prefix, log: silentLogger, caps: { maxConversations: 2, maxConversationsPerOwner: 1, maxRecords: 1 } });
+    await store.recordTurn('eve:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.recordTurn('eve:two', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:one`)).toBe(0);
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:two`)).toBe(1);
+    await store.recordTurn('bob:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.recordTurn('ann:one', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    // The class's oldest (eve:two) went, and its owner's index with it.
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:two`, `kp:${prefix}own:{ca}:eve`)).toBe(0);
+    await store.putRecord('ns', 'one', 'v', 60_000);
+    await store.putRecord('ns', 'two', 'v', 60_000);
+    expect(await admin.exists(`kp:${prefix}rec:{ra}:ns:one`)).toBe(0);
+    expect(await admin.get(`kp:${prefix}rec:{ra}:ns:two`)).toBe('v');
+    await store.close();
     client.disconnect();
     await deleteKeys(admin, `kp:${prefix}`);
   });

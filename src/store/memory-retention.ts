@@ -1,0 +1,179 @@
+/**
+ * What the memory store keeps of conversations and small records, and how much (issue 24, hole 3):
+ * verified principals' entries and anonymous callers' are capped apart, each class least recently
+ * used first, and each owner's conversations apart (its own oldest first), so anonymous traffic
+ * only ever recycles anonymous state and no owner recycles another's.
+ *
+ * Small by construction (issue 23 item 4): a class is one Map whose insertion order IS its
+ * least-recently-used order (a touch re-inserts), not a Map plus an order Set; an owner with one
+ * conversation is one string, not a Set of one; and a held conversation keeps only what it has.
+ */
+import { conversationOwner, ownedByVerified } from './store.ts';
+
+/** A stored value with the epoch ms at which it stops existing. */
+export interface Expiring {
+  expiresAt: number;
+}
+
+/**
+ * A conversation as the memory store holds it: no id (the key is), no timestamps (the idle TTL is
+ * `expiresAt`), and nothing it does not have: a first turn is one string in `prev` and nothing else.
+ */
+export class HeldConversation implements Expiring {
+  /** The previous queries, oldest first: one as a string, more as an array, none as undefined. */
+  prev: string | string[] | undefined = undefined;
+  /** The `session_context` each upstream agent returned last, by agent name, once there is one. */
+  upstream: Record<string, Record<string, unknown>> | undefined = undefined;
+  /** Binding- and adapter-private values, once there is one. */
+  attrs: Record<string, string> | undefined = undefined;
+  constructor(public expiresAt: number) {}
+
+  /** The previous queries, oldest first, as an array of the caller's own. */
+  queries(): string[] {
+    return this.prev === undefined ? [] : typeof this.prev === 'string' ? [this.prev] : [...this.prev];
+  }
+
+  /** Keeps `queries` in their smallest shape. */
+  keepQueries(queries: string[]): void {
+    this.prev = queries.length === 0 ? undefined : queries.length === 1 ? queries[0] : queries;
+  }
+}
+
+/**
+ * Entries in two classes (verified, anonymous), each a Map in least-recently-used order holding at
+ * most `max`. `onDrop` hears every key that leaves other than by `delete` (expired, or pushed out).
+ */
+export class RetainedMap<V extends Expiring> {
+  private readonly verified = new Map<string, V>();
+  private readonly anonymous = new Map<string, V>();
+
+  constructor(
+    private readonly max: number,
+    private readonly onDrop?: (key: string) => void,
+  ) {}
+
+  /** The live entry of `key`; an expired one is dropped (lazy expiry). */
+  live(key: string, verified: boolean, now: number): V | undefined {
+    const map = verified ? this.verified : this.anonymous;
+    const entry = map.get(key);
+    if (entry === undefined || entry.expiresAt > now) return entry;
+    map.delete(key);
+    this.onDrop?.(key);
+    return undefined;
+  }
+
+  /** Stores (or touches) `key` as the most recently used of its class; past `max` the least recently used go. */
+  keep(key: string, verified: boolean, entry: V): void {
+    const map = verified ? this.verified : this.anonymous;
+    map.delete(key);
+    map.set(key, entry);
+    while (map.size > this.max) {
+      const oldest = map.keys().next().value as string;
+      map.delete(oldest);
+      this.onDrop?.(oldest);
+    }
+  }
+
+  delete(key: string, verified: boolean): boolean {
+    return (verified ? this.verified : this.anonymous).delete(key);
+  }
+
+  /** Drops every expired entry; returns how many. */
+  sweep(now: number): number {
+    let dropped = 0;
+    for (const map of [this.verified, this.anonymous]) {
+      for (const [key, entry] of map) {
+        if (entry.expiresAt > now) continue;
+        map.delete(key);
+        this.onDrop?.(key);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  get size(): number {
+    return this.verified.size + this.anonymous.size;
+  }
+
+  *values(): IterableIterator<V> {
+    yield* this.verified.values();
+    yield* this.anonymous.values();
+  }
+}
+
+/**
+ * The conversations of a memory store: per class (`ownedByVerified`) at most `maxConversations`,
+ * per owner (`conversationOwner`) at most `maxPerOwner`, least recently used first. Keys are
+ * `ownerTag:handle`.
+ */
+export class ConversationTable {
+  private readonly held: RetainedMap<HeldConversation>;
+  /** Owner tag → its conversation key, or its keys in least-recently-used order once it has several. */
+  private readonly byOwner = new Map<string, string | Set<string>>();
+
+  constructor(
+    maxConversations: number,
+    private readonly maxPerOwner: number,
+  ) {
+    this.held = new RetainedMap(maxConversations, (id) => this.forgetOwned(id));
+  }
+
+  live(id: string, now: number): HeldConversation | undefined {
+    return this.held.live(id, ownedByVerified(id), now);
+  }
+
+  /**
+   * Stores (or touches) a conversation as its owner's and its class's most recently used. The owner's
+   * quota is kept first, so a conversation its owner recycles leaves room in the class, as in Redis.
+   */
+  keep(id: string, entry: HeldConversation): void {
+    const owner = conversationOwner(id);
+    const mine = this.byOwner.get(owner);
+    if (mine === undefined || mine === id) {
+      this.byOwner.set(owner, id);
+    } else if (typeof mine === 'string') {
+      this.byOwner.set(owner, new Set([mine, id]));
+      if (this.maxPerOwner < 2) this.dropOwned(owner, mine);
+    } else {
+      mine.delete(id);
+      mine.add(id);
+      for (const oldest of mine) {
+        if (mine.size <= this.maxPerOwner) break;
+        this.dropOwned(owner, oldest);
+      }
+    }
+    this.held.keep(id, ownedByVerified(id), entry);
+  }
+
+  sweep(now: number): number {
+    return this.held.sweep(now);
+  }
+
+  get size(): number {
+    return this.held.size;
+  }
+
+  /** Drops an owner's conversation past its quota. */
+  private dropOwned(owner: string, id: string): void {
+    this.held.delete(id, ownedByVerified(id));
+    this.forget(owner, id);
+  }
+
+  /** A conversation that left the table (expired, or pushed out of its class) leaves its owner's order. */
+  private forgetOwned(id: string): void {
+    this.forget(conversationOwner(id), id);
+  }
+
+  private forget(owner: string, id: string): void {
+    const mine = this.byOwner.get(owner);
+    if (mine === id) {
+      this.byOwner.delete(owner);
+    } else if (typeof mine === 'object') {
+      mine.delete(id);
+      // Back to one string: an owner that had many and now has one costs what one costs.
+      if (mine.size === 0) this.byOwner.delete(owner);
+      else if (mine.size === 1) this.byOwner.set(owner, mine.values().next().value as string);
+    }
+  }
+}
