@@ -19,6 +19,7 @@ export interface AgentEntry {
  */
 export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
+  private nameList: readonly string[] | undefined;
   private readonly defaultName: string;
   /** One pool per upstream origin, shared by every agent of this gateway. */
   private readonly pools: UpstreamPools;
@@ -57,8 +58,9 @@ export class AgentRegistry {
     return entry;
   }
 
-  names(): string[] {
-    return [...this.entries.keys()];
+  /** The configured agents' names, in config order (the same array every call: agents never change). */
+  names(): readonly string[] {
+    return (this.nameList ??= Object.freeze([...this.entries.keys()]));
   }
 
   list(): AgentInfo[] {

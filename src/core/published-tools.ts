@@ -29,22 +29,29 @@ function publish(name: string, tools: NonNullable<AgentDescription['tools']>, qu
  * for it (MCP per-session tool lists), else the agent's described tools.
  */
 export async function publishTools(registry: AgentRegistry, agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
-  const names = agent !== undefined ? [registry.get(agent).config.name] : registry.names();
   const qualify = registry.names().length > 1;
+  // One agent whose description is cached (the NLWeb binding asks on every answer): no awaits.
+  const known = agent !== undefined && !session ? registry.get(agent) : undefined;
+  if (known?.description) return [...publishedFor(known.config.name, known.description, qualify)];
+  const names = agent !== undefined ? [registry.get(agent).config.name] : registry.names();
   const lists = await Promise.all(
     names.map(async (name) => {
       const own = session ? await registry.get(name).agent.toolsFor?.(session).catch(() => undefined) : undefined;
       if (own) return publish(name, own, qualify);
       const description = await registry.describe(name).catch(() => undefined);
-      if (!description) return [];
-      let byName = publishedOf.get(description);
-      if (!byName) publishedOf.set(description, (byName = new Map()));
-      const key = `${qualify ? 'q' : ''}:${name}`;
-      let tools = byName.get(key);
-      if (!tools) byName.set(key, (tools = publish(name, description.tools ?? [], qualify)));
-      return tools;
+      return description ? publishedFor(name, description, qualify) : [];
     }),
   );
   // A fresh array each call: the cached lists are never handed out to be changed.
   return lists.flat();
+}
+
+/** The published tools of one description, made once per description, agent and naming. */
+function publishedFor(name: string, description: AgentDescription, qualify: boolean): readonly PublishedTool[] {
+  let byName = publishedOf.get(description);
+  if (!byName) publishedOf.set(description, (byName = new Map()));
+  const key = `${qualify ? 'q' : ''}:${name}`;
+  let tools = byName.get(key);
+  if (!tools) byName.set(key, (tools = publish(name, description.tools ?? [], qualify)));
+  return tools;
 }
