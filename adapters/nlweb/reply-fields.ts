@@ -13,6 +13,7 @@ import {
   type PromiseInfo,
   type ResultItem,
 } from '../../src/protocol/nlweb/index.ts';
+import { plainResultItem } from './plain-item.ts';
 
 export type JsonObject = Record<string, unknown>;
 type ErrorEvent = Extract<AgentEvent, { type: 'error' }>;
@@ -59,6 +60,8 @@ export function responseType(meta: JsonObject | undefined): string | undefined {
  */
 export function toResultItem(raw: unknown): ResultItem | undefined {
   if (!isObject(raw)) return undefined;
+  const plain = plainResultItem(raw);
+  if (plain) return plain;
   const first = ResultItemSchema.safeParse(raw);
   if (first.success) return first.data;
   const copy: JsonObject = { ...raw };
