@@ -1,7 +1,8 @@
 import type { CanonicalResponse, PromiseInfo, ResultItem } from '../protocol/nlweb/index.ts';
 import type { AgentEvent } from './events.ts';
 import { answerResponse, elicitationResponse, failureResponse } from './responses.ts';
-import { passThroughMeta } from './run.ts';
+import type { Logger } from '../base/logger.ts';
+import { passThroughMeta, runToEnd } from './run.ts';
 
 /** What one agent call amounted to once its stream ended. */
 export interface Collected {
@@ -21,13 +22,32 @@ export type EventObserver = (event: AgentEvent) => void;
  * or the elicitation, the upstream promise, or a failure for a non-recoverable error.
  */
 export async function collectEvents(events: AsyncIterable<AgentEvent>, observe?: EventObserver): Promise<Collected> {
-  const results: ResultItem[] = [];
-  let meta: Record<string, unknown> = {};
-  let upstreamSession: Record<string, unknown> | undefined;
-  let terminal: Collected | undefined;
+  const collector = new Collector(observe);
+  for await (const event of events) collector.add(event);
+  return collector.result();
+}
 
-  for await (const event of events) {
-    observe?.(event);
+/**
+ * Runs an agent's stream and folds it as `collectEvents(normalizeEvents(...))` does, in one loop
+ * (run.ts `runToEnd`): what `gateway.ask` does for every answer it collects (issue 25).
+ */
+export async function collectRun(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal, log: Pick<Logger, 'error'> | undefined, observe?: EventObserver): Promise<Collected> {
+  const collector = new Collector(observe);
+  await runToEnd(source, signal, log, (event) => collector.add(event));
+  return collector.result();
+}
+
+/** The fold itself, one event at a time. */
+class Collector {
+  private readonly results: ResultItem[] = [];
+  private meta: Record<string, unknown> = {};
+  private upstreamSession: Record<string, unknown> | undefined;
+  private terminal: Collected | undefined;
+
+  constructor(private readonly observe: EventObserver | undefined) {}
+
+  add(event: AgentEvent): void {
+    this.observe?.(event);
     switch (event.type) {
       case 'start':
       case 'complete': {
@@ -35,33 +55,36 @@ export async function collectEvents(events: AsyncIterable<AgentEvent>, observe?:
         if (event.meta) {
           const extra = passThroughMeta(event.meta);
           for (const _ in extra) {
-            meta = { ...meta, ...extra };
+            this.meta = { ...this.meta, ...extra };
             break;
           }
         }
         const sc = event.meta?.session_context;
-        if (sc && typeof sc === 'object' && !Array.isArray(sc)) upstreamSession = sc as Record<string, unknown>;
+        if (sc && typeof sc === 'object' && !Array.isArray(sc)) this.upstreamSession = sc as Record<string, unknown>;
         break;
       }
       case 'result':
-        results.push(event.item);
+        this.results.push(event.item);
         break;
       case 'elicitation':
-        terminal ??= { response: elicitationResponse(event.elicitation, meta) };
+        this.terminal ??= { response: elicitationResponse(event.elicitation, this.meta) };
         break;
       case 'promise':
-        terminal ??= {
+        this.terminal ??= {
           response: { _meta: { response_type: 'promise', version: '0.55' }, promise: event.promise },
           upstreamPromise: event.promise,
         };
         break;
       case 'error':
-        if (!event.recoverable) terminal ??= { response: failureResponse(event.code, event.message, meta) };
+        if (!event.recoverable) this.terminal ??= { response: failureResponse(event.code, event.message, this.meta) };
         break;
       case 'progress':
         break;
     }
   }
-  const base = terminal ?? { response: answerResponse(results, meta) };
-  return upstreamSession ? { ...base, upstreamSession } : base;
+
+  result(): Collected {
+    const base = this.terminal ?? { response: answerResponse(this.results, this.meta) };
+    return this.upstreamSession ? { ...base, upstreamSession: this.upstreamSession } : base;
+  }
 }

@@ -4,7 +4,7 @@ import { loadAdapters, type AdapterFactory, type AgentDescription, type CallCont
 import { admit } from './admission.ts';
 import { publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
-import { collectEvents, type Collected } from './collect.ts';
+import { collectRun, type Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
 import { GatewayError, toGatewayError } from '../base/errors.ts';
 import type { AgentEvent } from './events.ts';
@@ -285,8 +285,7 @@ class GatewayCore implements Gateway {
     const { ctx, controller, detach, release } = this.callContext(entry, opts, turn);
     let detached = false;
     let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
-    const events = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log);
-    const done = collectEvents(events, (e) => {
+    const done = collectRun(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log, (e) => {
       if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
     })
       .then(async (c: Collected) => {
@@ -336,7 +335,7 @@ class GatewayCore implements Gateway {
     if (!entry.agent.await || !record.upstreamToken) throw new GatewayError('INTERNAL_ERROR', 'The agent cannot continue this promise');
     const { ctx, release } = this.callContext(entry, {});
     try {
-      return await collectEvents(normalizeEvents(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal, ctx.log));
+      return await collectRun(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal, ctx.log);
     } finally {
       release();
     }

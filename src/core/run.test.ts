@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectEvents } from './collect.ts';
+import { collectEvents, collectRun } from './collect.ts';
 import type { AgentEvent } from './events.ts';
-import { normalizeEvents } from './run.ts';
+import { normalizeEvents, runToEnd } from './run.ts';
 
 async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -74,3 +74,35 @@ describe('collectEvents', () => {
     expect(bad.response).toMatchObject({ _meta: { response_type: 'failure' }, error: { code: 'TIMEOUT' } });
   });
 });
+
+// Issue 25: gateway.ask collects an answer in one loop (runToEnd, collectRun) rather than through the
+// normalizeEvents generator; both must frame and fold every stream alike, failures and aborts included.
+describe('runToEnd and collectRun (the collected path)', () => {
+  it('see the same events, and fold to the same answer, as normalizeEvents then collectEvents', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(eventArb, { maxLength: 12 }), fc.option(fc.nat(12)), fc.option(fc.nat(12)), async (events, throwAt, abortAt) => {
+        const run = () => {
+          const abort = new AbortController();
+          async function* source(): AsyncGenerator<AgentEvent> {
+            for (let i = 0; i < events.length; i++) {
+              if (abortAt === i) abort.abort();
+              if (throwAt === i) throw new Error('boom');
+              yield events[i]!;
+            }
+          }
+          return { source, signal: abort.signal };
+        };
+        const a = run();
+        const streamed = await drain(normalizeEvents(a.source, a.signal));
+        const b = run();
+        const sunk: AgentEvent[] = [];
+        await runToEnd(b.source, b.signal, undefined, (e) => sunk.push(e));
+        expect(sunk).toEqual(streamed);
+        const c = run();
+        const d = run();
+        expect(await collectRun(c.source, c.signal, undefined)).toEqual(await collectEvents(normalizeEvents(d.source, d.signal)));
+      }),
+    );
+  });
+});
+
