@@ -69,7 +69,8 @@ describe('A2A clients reach a gateway agent', () => {
         const task = asTask(await client.sendMessage(send(userMessage('pasta'))));
         expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(task.id).toMatch(/^task_/);
-        expect(task.contextId).toMatch(/^ctx_/);
+        // A new context is named after the conversation it started (contexts.ts): an id the caller can send back.
+        expect(task.contextId).toMatch(/^[\w.:-]{16,128}$/);
         expect(dataParts(task).length).toBe(3);
         expect(textParts(task)[0]).toContain('result');
         expect(upstream.received.at(-1)?.body).toMatchObject({ query: { text: 'pasta' } });
@@ -133,6 +134,14 @@ describe('A2A clients reach a gateway agent', () => {
         const first = asTask(await client.sendMessage(send(userMessage('tacos'))));
         await client.sendMessage(send(userMessage('with beans', { contextId: first.contextId })));
         expect(upstream.received.at(-1)?.body).toMatchObject({ query: { text: 'with beans' }, context: { prev: ['tacos'] } });
+      });
+
+      it('multi-turn: a client-chosen contextId of any charset carries the conversation too', async () => {
+        const contextId = `urn:example/ctx ${transport} ${Date.now()}`;
+        await client.sendMessage(send(userMessage('ramen', { contextId })));
+        const second = asTask(await client.sendMessage(send(userMessage('spicy', { contextId }))));
+        expect(second.contextId).toBe(contextId);
+        expect(upstream.received.at(-1)?.body).toMatchObject({ query: { text: 'spicy' }, context: { prev: ['ramen'] } });
       });
 
       it('an unknown task is TaskNotFound', async () => {

@@ -32,10 +32,10 @@ export function resultsArtifact(parts: Part[]): Artifact {
   return { artifactId: RESULTS_ARTIFACT_ID, name: 'results', description: 'The agent\'s answer: a summary text and one data part per result item.', parts, metadata: undefined, extensions: [] };
 }
 
-/** The parts of an answer: the summary (or a short list) as text, then each item as data. */
-export function answerParts(results: ResultItem[]): Part[] {
+/** The parts of an answer: the summary (or a short list) as text, then each item as data; `text` when already rendered. */
+export function answerParts(results: ResultItem[], text = renderResponseText({ _meta: { response_type: 'answer', version: '0.55' }, results })): Part[] {
   const items = results.filter((r) => !isSummaryItem(r));
-  return [textPart(renderResponseText({ _meta: { response_type: 'answer', version: '0.55' }, results })), ...items.map((it) => dataPart(it))];
+  return [textPart(text), ...items.map((it) => dataPart(it))];
 }
 
 /** §4.1.3 The task state a canonical response puts a task in. */
@@ -74,7 +74,7 @@ export function taskFor(response: CanonicalResponse, base: TaskBase): Task {
     id: base.id,
     contextId: base.contextId,
     status: { state, message, timestamp: new Date().toISOString() },
-    artifacts: isAnswer(response) ? [resultsArtifact(answerParts(response.results))] : [],
+    artifacts: isAnswer(response) ? [resultsArtifact(answerParts(response.results, text))] : [],
     history: base.history,
     metadata: undefined,
   };
