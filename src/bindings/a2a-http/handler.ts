@@ -1,4 +1,4 @@
-import { Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type Message, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
+import { Message, Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { GatewayError, toGatewayError } from '../../base/errors.ts';
@@ -6,7 +6,7 @@ import type { Gateway } from '../../core/gateway-types.ts';
 import { failureResponse } from '../../core/responses.ts';
 import { isPromise } from '../../protocol/nlweb/index.ts';
 import { a2aErrorOf, taskNotFound } from './errors.ts';
-import { isTerminal, taskFor, withHistoryLength } from './render.ts';
+import { isTerminal, newStamp, taskFor, withHistoryLength } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
 import { followTask, streamTurn, type LocalStreams } from './stream.ts';
 import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
@@ -57,16 +57,18 @@ export class GatewayRequestHandler implements A2ARequestHandler {
       const immediately = params.configuration?.returnImmediately === true;
       const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}) });
       const conversationId = conversationOf(response) ?? turn.conversationId;
-      const task = taskFor(response, taskBase(turn, conversationId));
-      await tasks.put({
+      const base = taskBase(turn, conversationId);
+      const stamp = newStamp();
+      const task = taskFor(response, base, stamp);
+      const record = {
         id: task.id,
         contextId: task.contextId,
         owner: this.caller.principal.id,
         agent,
         ...(conversationId ? { conversationId } : {}),
         ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
-        task: Task.toJSON(task),
-      });
+      };
+      await tasks.putAnswer(record, { response, stamp, history: base.history.map((m) => Message.toJSON(m)) }, task);
       return withHistoryLength(task, params.configuration?.historyLength);
     });
   }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Task } from '@a2a-js/sdk';
+import { Message, Task } from '@a2a-js/sdk';
 import type { Principal } from '../../core/principal.ts';
+import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import type { Store } from '../../store/store.ts';
+import { taskFor, type Stamp } from './render.ts';
 
 /**
  * A2A tasks (spec 1.0 §4.1.1) ↔ the gateway's promises, through the shared store so every replica
@@ -9,6 +11,12 @@ import type { Store } from '../../store/store.ts';
  * gets "task not found", exactly as for an id that never existed. The record holds the promise token
  * while the answer is pending (never shown to the client: the task id is a separate random id) and
  * the final task once known, because a promise is forgotten soon after its answer was read.
+ *
+ * A SendMessage's task is kept compactly (`answer`): the canonical response and what rendering it
+ * took, rendered again on read. Every SendMessage stores one for the promise TTL, and the rendered
+ * task repeats the answer's text and items (as UTF-16 when the text is not Latin-1): keeping the
+ * rendered copies was a fifth of the CPU of a SendMessage under load, in the allocation and the
+ * garbage collection of what the memory store holds (issue 25).
  */
 
 const NAMESPACE = 'a2a-task';
@@ -30,8 +38,17 @@ export interface TaskRecord {
   promiseToken?: string;
   /** Set while a stream on some replica produces the answer (cancel goes through store pub/sub). */
   streaming?: boolean;
-  /** The task as last rendered, in A2A JSON (Task.toJSON). */
-  task: unknown;
+  /** The task as last rendered, in A2A JSON (Task.toJSON); absent when `answer` holds it. */
+  task?: unknown;
+  /** The task of a SendMessage, compactly: rendered again from it on read (`taskOf`). */
+  answer?: StoredAnswer;
+}
+
+/** What renders a SendMessage's task again: the canonical response, the stamp and the history (A2A JSON). */
+export interface StoredAnswer {
+  response: CanonicalResponse;
+  stamp: Stamp;
+  history: unknown[];
 }
 
 /** Store key of a task id: hashed, so client-sent ids of any charset make bounded keys. */
@@ -55,16 +72,29 @@ export class TaskRecords {
     return record.owner === principal.id && record.id === taskId ? record : null;
   }
 
-  /** Stores the record (TTL = the promise TTL), keeping the stored task under MAX_STORED_TASK_BYTES. */
-  async put(record: TaskRecord): Promise<void> {
-    let text = JSON.stringify(record);
-    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [] } });
-    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...record, task: { ...(record.task as Record<string, unknown>), artifacts: [], history: [] } });
+  /** Stores the record with its rendered task (TTL = the promise TTL), keeping the stored task under MAX_STORED_TASK_BYTES. */
+  async put(record: TaskRecord & { task: unknown }): Promise<void> {
+    const { answer: _replaced, ...full } = record;
+    let text = JSON.stringify(full);
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [] } });
+    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [], history: [] } });
+    await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
+  }
+
+  /**
+   * Stores a SendMessage's task compactly (`answer`); `task` is the task it renders to, kept
+   * rendered (and trimmed) instead when the compact record is over MAX_STORED_TASK_BYTES.
+   */
+  async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<void> {
+    const text = JSON.stringify({ ...record, answer });
+    if (text.length > MAX_STORED_TASK_BYTES) return this.put({ ...record, task: Task.toJSON(task) });
     await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
   }
 
   /** The stored task as an SDK object. */
   static taskOf(record: TaskRecord): Task {
-    return Task.fromJSON(record.task);
+    const { answer } = record;
+    if (record.task !== undefined || !answer) return Task.fromJSON(record.task);
+    return taskFor(answer.response, { id: record.id, contextId: record.contextId, history: answer.history.map((m) => Message.fromJSON(m)) }, answer.stamp);
   }
 }
