@@ -56,6 +56,25 @@ describe('task records (tasks.ts): a SendMessage task kept compactly', () => {
     expect(read.status).toEqual(task.status);
   });
 
+  it('regression: a verified caller\'s task is not pushed out by anonymous traffic (issue 24)', async () => {
+    const capped = new MemoryStore({ maxRecords: 3 });
+    try {
+      const records = new TaskRecords(capped, 60_000);
+      const alice = { id: 'key:alice', name: 'alice', verified: true };
+      const put = (id: string, who: { id: string }) => records.put({ id, contextId: 'ctx_0123456789abcdef', owner: who.id, agent: 'main', task: Task.toJSON(taskFor(failureResponse('TIMEOUT', 'x'), { id, contextId: 'ctx_0123456789abcdef', history: [] })) });
+      await put('task_ALICEaliceALICEalice01', alice);
+      for (let i = 0; i < 10; i++) await put(`task_anon${String(i).padStart(18, '0')}`, owner);
+      expect(await records.get('task_ALICEaliceALICEalice01', alice)).not.toBeNull();
+      // Another class of caller is not the owner: the same id misses.
+      expect(await records.get('task_ALICEaliceALICEalice01', owner)).toBeNull();
+      // A client-sent id of any charset is a key too (hashed).
+      await put('any id / ü', alice);
+      expect((await records.get('any id / ü', alice))?.id).toBe('any id / ü');
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('a rendered put replaces the compact answer (a settled or cancelled task is never read from a stale one)', async () => {
     const base = { id: 'task_replaced', contextId: 'ctx_0123456789abcdef', history: [] };
     const working = promiseResponse({ token: 'p_1' } as never);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Message, Task } from '@a2a-js/sdk';
+import { isVerifiedId } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
-import type { Store } from '../../store/store.ts';
+import { VERIFIED_OWNER_MARK, type Store } from '../../store/store.ts';
 import { taskFor, type Stamp } from './render.ts';
 
 /**
@@ -51,11 +52,24 @@ export interface StoredAnswer {
   history: unknown[];
 }
 
-/** Store key of a task id: hashed, so client-sent ids of any charset make bounded keys. */
-const keyOf = (taskId: string) => createHash('sha256').update(taskId).digest('base64url');
+const hashOf = (taskId: string) => createHash('sha256').update(taskId).digest('base64url');
+/** A task id as the gateway mints it (`newToken('task')`): 128 random bits, a valid key as it is. */
+const MINTED_ID = /^task_[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Store key of a task id: the id itself when the gateway minted it, else its SHA-256 (a client-sent
+ * id of any charset makes a bounded key, and never one of a minted id's length); under
+ * VERIFIED_OWNER_MARK for a verified owner, so the memory store's retention keeps its tasks apart
+ * from anonymous callers' and anonymous traffic never pushes them out (issue 24). A caller whose
+ * class differs from the owner's is not the owner: its lookup misses, as "task not found" must.
+ */
+function keyOf(taskId: string, ownerId: string): string {
+  const key = MINTED_ID.test(taskId) ? taskId : hashOf(taskId);
+  return isVerifiedId(ownerId) ? `${VERIFIED_OWNER_MARK}${key}` : key;
+}
 
 /** The cancel-channel name of a streamed task (store pub/sub is shared with promise tokens). */
-export const streamCancelTopic = (taskId: string) => `a2a-stream:${keyOf(taskId)}`;
+export const streamCancelTopic = (taskId: string) => `a2a-stream:${hashOf(taskId)}`;
 
 /** Reads and writes task records for one caller. */
 export class TaskRecords {
@@ -66,7 +80,7 @@ export class TaskRecords {
 
   /** The record of `taskId` when `principal` owns it; null when unknown, expired or someone else's (§3.3.2 TaskNotFound). */
   async get(taskId: string, principal: Principal): Promise<TaskRecord | null> {
-    const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId));
+    const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId, principal.id));
     if (raw === null) return null;
     const record = JSON.parse(raw) as TaskRecord;
     return record.owner === principal.id && record.id === taskId ? record : null;
@@ -78,7 +92,7 @@ export class TaskRecords {
     let text = JSON.stringify(full);
     if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [] } });
     if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [], history: [] } });
-    await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
+    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
   }
 
   /**
@@ -88,7 +102,7 @@ export class TaskRecords {
   async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<void> {
     const text = JSON.stringify({ ...record, answer });
     if (text.length > MAX_STORED_TASK_BYTES) return this.put({ ...record, task: Task.toJSON(task) });
-    await this.store.putRecord(NAMESPACE, keyOf(record.id), text, this.ttlMs);
+    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
   }
 
   /** The stored task as an SDK object. */
