@@ -4,7 +4,7 @@
  * on one scenario against the static nginx upstream, then the profile's top frames by self and by
  * inclusive time. The profile is kept in bench/results/profiles/ for Chrome DevTools.
  * Scenarios: nlweb-json (default), nlweb-sse, nlip, mcp (a 2025-11-25 session), mcp-2026 (stateless
- * 2026-07-28), webtool, second-turn.
+ * 2026-07-28), a2a (A2A 1.0 JSON-RPC SendMessage), webtool, second-turn.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,10 @@ async function specFor(scenario: string, base: string): Promise<{ url: string; b
       return { url: `${base}/agents/upsse/ask`, body: JSON.stringify({ query: { text: 'pasta' } }), headers: { ...JSON_HEADERS, accept: 'text/event-stream' } };
     case 'nlip':
       return { url: `${base}/agents/up/nlip/`, body: JSON.stringify({ format: 'text', subformat: 'english', content: 'pasta' }), headers: JSON_HEADERS };
+    case 'a2a': {
+      const message = { messageId: 'bench-1', role: 'ROLE_USER', parts: [{ text: 'pasta' }] };
+      return { url: `${base}/a2a/up`, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message } }), headers: { ...JSON_HEADERS, 'a2a-version': '1.0' } };
+    }
     case 'second-turn': {
       const first = (await (await post(`${base}/agents/up/ask`, ASK)).json()) as { _meta: { session_context: unknown } };
       return { url: `${base}/agents/up/ask`, body: JSON.stringify({ query: { text: 'more' }, prefer: { streaming: false }, meta: { session_context: first._meta.session_context } }), headers: JSON_HEADERS };

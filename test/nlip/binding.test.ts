@@ -92,7 +92,7 @@ describe('NLIP binding behaviour', () => {
     expect(items.map((i) => i.label)).toEqual(['result-1', 'result-2', 'result-3']);
     expect(items[0]!.value).toMatchObject({ '@id': 'urn:item:0', score: 1, site: 'scripted' });
     expect(reply.submessages!.at(-1)).toMatchObject({ format: 'token', subformat: 'conversation' });
-    expect(String(reply.submessages!.at(-1)!.content)).toMatch(/^nlipconv_[A-Za-z0-9_-]{22}$/);
+    expect(String(reply.submessages!.at(-1)!.content)).toMatch(/^nlipconv_[A-Za-z0-9_.:-]{16,128}$/);
   });
 
   it('two turns: the second reaches the agent with the first in context.prev and the upstream session', async () => {

@@ -1,34 +1,31 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../../base/errors.ts';
-import type { Gateway } from '../../core/gateway-types.ts';
-import { newToken } from '../../core/ids.ts';
-import type { Principal } from '../../core/principal.ts';
+import { handleProblem } from '../../core/ownership.ts';
 
 /**
- * A2A `contextId` (spec 1.0 §3.4.1, "context identifier") ↔ gateway conversations. The handle kept in
- * the store is the SHA-256 of the caller's principal id and the context id, and it is bound with the
- * owner-aware `bindConversation`: two callers sending the same contextId get two conversations, and
- * a contextId someone else uses is, for this caller, simply a new context.
+ * A2A `contextId` (spec 1.0 §3.4.1, "context identifier") ↔ gateway conversations. A context IS a
+ * conversation of the caller: the core keeps every conversation in its owner's namespace
+ * (core/conversations.ts), so two callers sending the same contextId reach two conversations, and a
+ * contextId someone else uses is, for this caller, simply a new context. No alias is kept: a new
+ * context is named after the conversation its first answer started (issue 25: the alias cost a
+ * SHA-256 and a store write per SendMessage, and a store read per message naming a context).
  */
 
-const ALIAS_KIND = 'a2a';
 /** A client-chosen contextId must be at least this long (as guessable as a short password otherwise). */
 export const MIN_CLIENT_CONTEXT_ID = 16;
 
-const handleOf = (principal: Principal, contextId: string) => createHash('sha256').update(`${principal.id}\n${contextId}`).digest('base64url');
+/** Prefix of the conversation id of a contextId that is not a valid conversation handle itself. */
+const HASHED_PREFIX = 'a2a.';
 
-/** The context a message belongs to: its own contextId (checked) or a new one, and the known conversation. */
-export async function openContext(gateway: Gateway, principal: Principal, contextId: string | undefined): Promise<{ contextId: string; conversationId?: string }> {
-  if (contextId === undefined) return { contextId: newToken('ctx') };
-  const conversationId = await gateway.resolveConversation(ALIAS_KIND, handleOf(principal, contextId), principal);
-  if (conversationId) return { contextId, conversationId };
+/**
+ * The conversation a client-sent contextId names: the contextId itself when it is a valid
+ * conversation handle (every id the gateway hands out is), else `a2a.` and its SHA-256, so an id of
+ * any charset and length up to the wire's limit (MAX_ID_CHARS) names one conversation.
+ * A contextId shorter than MIN_CLIENT_CONTEXT_ID is refused (§3.4.1 allows refusing).
+ */
+export function contextConversation(contextId: string): string {
   if (contextId.length < MIN_CLIENT_CONTEXT_ID) {
     throw new GatewayError('INVALID_REQUEST', `contextId must be at least ${MIN_CLIENT_CONTEXT_ID} characters (or left out: the agent then assigns one)`);
   }
-  return { contextId };
-}
-
-/** Binds the contextId to the conversation the answer belongs to, for this caller only. */
-export async function bindContext(gateway: Gateway, principal: Principal, contextId: string, conversationId: string | undefined): Promise<void> {
-  if (conversationId) await gateway.bindConversation(ALIAS_KIND, handleOf(principal, contextId), conversationId, principal);
+  return handleProblem(contextId, 'contextId') === undefined ? contextId : `${HASHED_PREFIX}${createHash('sha256').update(contextId).digest('base64url')}`;
 }

@@ -1,17 +1,16 @@
-import { Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type Message, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
+import { Message, Task, TaskState, type AgentCard, type CancelTaskRequest, type GetTaskRequest, type ListTasksResponse, type SendMessageRequest, type StreamResponse, type SubscribeToTaskRequest, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { GatewayError, toGatewayError } from '../../base/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { failureResponse } from '../../core/responses.ts';
 import { isPromise } from '../../protocol/nlweb/index.ts';
-import { bindContext } from './contexts.ts';
 import { a2aErrorOf, taskNotFound } from './errors.ts';
-import { isTerminal, taskFor, withHistoryLength } from './render.ts';
+import { isTerminal, newStamp, taskFor, withHistoryLength } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
 import { followTask, streamTurn, type LocalStreams } from './stream.ts';
 import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
-import { callOptions, conversationOf, openTurn, type Caller } from './turn.ts';
+import { callOptions, conversationOf, openTurn, taskBase, type Caller } from './turn.ts';
 
 /** What the handler of one request works with. */
 export interface HandlerDeps {
@@ -54,21 +53,22 @@ export class GatewayRequestHandler implements A2ARequestHandler {
       const { gateway, agent, tasks } = this.deps;
       const skill = skillOf(params);
       if (skill) return withHistoryLength(await runSkill(this.deps, this.caller, params, skill), params.configuration?.historyLength);
-      const turn = await openTurn(gateway, tasks, this.caller, params);
+      const turn = await openTurn(tasks, this.caller, params);
       const immediately = params.configuration?.returnImmediately === true;
       const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}) });
       const conversationId = conversationOf(response) ?? turn.conversationId;
-      await bindContext(gateway, this.caller.principal, turn.base.contextId, conversationId);
-      const task = taskFor(response, turn.base);
-      await tasks.put({
+      const base = taskBase(turn, conversationId);
+      const stamp = newStamp();
+      const task = taskFor(response, base, stamp);
+      const record = {
         id: task.id,
         contextId: task.contextId,
         owner: this.caller.principal.id,
         agent,
         ...(conversationId ? { conversationId } : {}),
         ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
-        task: Task.toJSON(task),
-      });
+      };
+      await tasks.putAnswer(record, { response, stamp, history: base.history.map((m) => Message.toJSON(m)) }, task);
       return withHistoryLength(task, params.configuration?.historyLength);
     });
   }

@@ -23,19 +23,28 @@ export function dataPart(value: unknown): Part {
 }
 
 /** §4.1.4 a message from the agent in a task's status. */
-export function agentMessage(parts: Part[], taskId: string, contextId: string, metadata?: Record<string, unknown>): Message {
-  return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] };
+export function agentMessage(parts: Part[], taskId: string, contextId: string, metadata?: Record<string, unknown>, messageId: string = randomUUID()): Message {
+  return { messageId, contextId, taskId, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] };
 }
+
+/** What makes one rendering of a task unique: its status message's id and its timestamp (kept to render it again, tasks.ts). */
+export interface Stamp {
+  messageId: string;
+  timestamp: string;
+}
+
+/** A stamp for a task rendered now. */
+export const newStamp = (): Stamp => ({ messageId: randomUUID(), timestamp: new Date().toISOString() });
 
 /** §4.1.7 the results artifact: the given parts under the fixed id. */
 export function resultsArtifact(parts: Part[]): Artifact {
   return { artifactId: RESULTS_ARTIFACT_ID, name: 'results', description: 'The agent\'s answer: a summary text and one data part per result item.', parts, metadata: undefined, extensions: [] };
 }
 
-/** The parts of an answer: the summary (or a short list) as text, then each item as data. */
-export function answerParts(results: ResultItem[]): Part[] {
+/** The parts of an answer: the summary (or a short list) as text, then each item as data; `text` when already rendered. */
+export function answerParts(results: ResultItem[], text = renderResponseText({ _meta: { response_type: 'answer', version: '0.55' }, results })): Part[] {
   const items = results.filter((r) => !isSummaryItem(r));
-  return [textPart(renderResponseText({ _meta: { response_type: 'answer', version: '0.55' }, results })), ...items.map((it) => dataPart(it))];
+  return [textPart(text), ...items.map((it) => dataPart(it))];
 }
 
 /** §4.1.3 The task state a canonical response puts a task in. */
@@ -59,8 +68,8 @@ export interface TaskBase {
   history: Message[];
 }
 
-/** §4.1.1 The task for a canonical response. */
-export function taskFor(response: CanonicalResponse, base: TaskBase): Task {
+/** §4.1.1 The task for a canonical response (rendered again from the same response, base and stamp, it is the same task). */
+export function taskFor(response: CanonicalResponse, base: TaskBase, stamp: Stamp = newStamp()): Task {
   const state = stateOf(response);
   // A promise's token never reaches an A2A client (the task is the handle): its message only.
   const text = isPromise(response) ? (response.promise.message ?? 'The agent is working on it') : renderResponseText(response);
@@ -69,12 +78,12 @@ export function taskFor(response: CanonicalResponse, base: TaskBase): Task {
   if (isElicitation(response)) statusParts = [textPart(text), dataPart(response.elicitation)];
   if (isFailure(response)) metadata = { code: response.error.code };
   if (isPromise(response) && response.promise.progress !== undefined) metadata = { progress: response.promise.progress };
-  const message = agentMessage(statusParts, base.id, base.contextId, metadata);
+  const message = agentMessage(statusParts, base.id, base.contextId, metadata, stamp.messageId);
   return {
     id: base.id,
     contextId: base.contextId,
-    status: { state, message, timestamp: new Date().toISOString() },
-    artifacts: isAnswer(response) ? [resultsArtifact(answerParts(response.results))] : [],
+    status: { state, message, timestamp: stamp.timestamp },
+    artifacts: isAnswer(response) ? [resultsArtifact(answerParts(response.results, text))] : [],
     history: base.history,
     metadata: undefined,
   };

@@ -1,7 +1,7 @@
 import { Task, TaskState, type Message, type SendMessageRequest } from '@a2a-js/sdk';
 import { GatewayError } from '../../base/errors.ts';
 import { newToken } from '../../core/ids.ts';
-import { bindContext, openContext } from './contexts.ts';
+import { contextConversation } from './contexts.ts';
 import type { HandlerDeps } from './handler.ts';
 import { agentMessage, dataPart, resultsArtifact, textPart } from './render.ts';
 import { callOptions, type Caller } from './turn.ts';
@@ -35,20 +35,21 @@ export async function runSkill(deps: HandlerDeps, caller: Caller, req: SendMessa
   if (message.taskId) throw new GatewayError('INVALID_REQUEST', 'A skill call starts a new task: leave taskId out');
   const tool = (await gateway.listTools(agent)).find((t) => t.toolName === skill);
   if (!tool) throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no skill "${skill}"`);
-  const context = await openContext(gateway, caller.principal, message.contextId || undefined);
+  // A new context for the tool call unless the message names one (a tool call joins no conversation).
+  const contextId = message.contextId || newToken('ctx');
+  const conversationId = message.contextId ? contextConversation(message.contextId) : undefined;
   const result = await gateway.callTool(agent, tool.toolName, argumentsOf(message), callOptions(agent, caller));
   const id = newToken('task');
   const text = result.text ?? (result.isError ? 'The tool reported an error' : 'Done');
   const parts = [textPart(text), ...(result.structured !== undefined ? [dataPart(result.structured)] : [])];
   const task: Task = {
     id,
-    contextId: context.contextId,
-    status: { state: result.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, message: agentMessage([textPart(text)], id, context.contextId), timestamp: new Date().toISOString() },
+    contextId,
+    status: { state: result.isError ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED, message: agentMessage([textPart(text)], id, contextId), timestamp: new Date().toISOString() },
     artifacts: result.isError ? [] : [resultsArtifact(parts)],
-    history: [{ ...message, taskId: id, contextId: context.contextId }],
+    history: [{ ...message, taskId: id, contextId }],
     metadata: { skill },
   };
-  await bindContext(gateway, caller.principal, context.contextId, context.conversationId);
-  await tasks.put({ id, contextId: context.contextId, owner: caller.principal.id, agent, ...(context.conversationId ? { conversationId: context.conversationId } : {}), task: Task.toJSON(task) });
+  await tasks.put({ id, contextId, owner: caller.principal.id, agent, ...(conversationId ? { conversationId } : {}), task: Task.toJSON(task) });
   return task;
 }

@@ -4,12 +4,11 @@ import { isSummaryItem, renderResponseText } from '../../core/render-text.ts';
 import { answerResponse, elicitationResponse, failureResponse } from '../../core/responses.ts';
 import type { CanonicalResponse, ResultItem } from '../../protocol/nlweb/index.ts';
 import type { Store } from '../../store/store.ts';
-import { bindContext } from './contexts.ts';
 import type { HandlerDeps } from './handler.ts';
 import { dataPart, isTerminal, resultsArtifact, taskFor, textPart, workingTask, type TaskBase } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
 import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
-import { callOptions, openTurn, type Caller } from './turn.ts';
+import { callOptions, openTurn, taskBase, type Caller } from './turn.ts';
 
 /** How long a SubscribeToTask long-polls a promise per check-in (within the core's `awaitMaxWaitMs`). */
 const FOLLOW_WAIT_MS = 10_000;
@@ -66,16 +65,17 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
     yield ev.task(await runSkill(deps, caller, params, skill));
     return;
   }
-  const turn = await openTurn(gateway, tasks, caller, params);
-  const { controller, release } = await deps.streams.start(turn.base.id);
+  const turn = await openTurn(tasks, caller, params);
+  const { controller, release } = await deps.streams.start(turn.id);
   let record: TaskRecord | undefined;
+  let base: TaskBase | undefined;
   let finished = false;
   try {
     const signal = AbortSignal.any([caller.signal, controller.signal]);
     const stream = await gateway.askStream(turn.ask, callOptions(agent, caller, signal));
-    await bindContext(gateway, caller.principal, turn.base.contextId, stream.conversationId);
-    record = { id: turn.base.id, contextId: turn.base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: null };
-    const started = workingTask(turn.base, 'The agent is working on it');
+    base = taskBase(turn, stream.conversationId);
+    record = { id: base.id, contextId: base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: null };
+    const started = workingTask(base, 'The agent is working on it');
     await tasks.put({ ...record, task: Task.toJSON(started) });
     yield ev.task(started);
 
@@ -86,9 +86,9 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
       if (e.type === 'result') {
         items.push(e.item);
         const part = isSummaryItem(e.item) ? textPart(e.item.text as string) : dataPart(e.item);
-        yield ev.artifact(turn.base, [part], chunks++ > 0, false);
+        yield ev.artifact(base, [part], chunks++ > 0, false);
       } else if (e.type === 'progress' && e.message) {
-        yield ev.status(workingTask(turn.base, e.message));
+        yield ev.status(workingTask(base, e.message));
       } else if (e.type === 'elicitation') {
         final = elicitationResponse(e.elicitation);
       } else if (e.type === 'error' && !e.recoverable) {
@@ -96,10 +96,10 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
       }
     }
     const answer = answerResponse(items);
-    if (!final && !items.some(isSummaryItem)) yield ev.artifact(turn.base, [textPart(renderResponseText(answer))], chunks > 0, true);
-    let done = taskFor(final ?? answer, turn.base);
+    if (!final && !items.some(isSummaryItem)) yield ev.artifact(base, [textPart(renderResponseText(answer))], chunks > 0, true);
+    let done = taskFor(final ?? answer, base);
     // A CancelTask that got here first (from any replica) stays the truth: the client was told CANCELED.
-    const now = await tasks.get(turn.base.id, caller.principal);
+    const now = await tasks.get(base.id, caller.principal);
     if (now && TaskRecords.taskOf(now).status?.state === TaskState.TASK_STATE_CANCELED) done = TaskRecords.taskOf(now);
     await tasks.put({ ...record, streaming: false, task: Task.toJSON(done) });
     finished = true;
@@ -107,8 +107,8 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
   } finally {
     release();
     // The client left mid-stream (the call was aborted with it): the task must not stay WORKING.
-    if (record && !finished) {
-      const gone = taskFor(failureResponse('CANCELLED', 'The client closed the stream'), turn.base);
+    if (record && base && !finished) {
+      const gone = taskFor(failureResponse('CANCELLED', 'The client closed the stream'), base);
       await tasks.put({ ...record, streaming: false, task: Task.toJSON(gone) }).catch(() => undefined);
     }
   }

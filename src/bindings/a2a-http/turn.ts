@@ -1,11 +1,11 @@
 import type { Message, SendMessageRequest } from '@a2a-js/sdk';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { TaskState } from '@a2a-js/sdk';
-import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import type { CallOptions } from '../../core/gateway-types.ts';
 import { newToken } from '../../core/ids.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { AskRequest, CanonicalResponse } from '../../protocol/nlweb/index.ts';
-import { openContext } from './contexts.ts';
+import { contextConversation } from './contexts.ts';
 import { taskNotFound } from './errors.ts';
 import type { TaskBase } from './render.ts';
 import { askFromMessage } from './request.ts';
@@ -22,11 +22,17 @@ export interface Caller {
   signal: AbortSignal;
 }
 
-/** One message turn, ready to ask: the task it makes or continues, its context and the canonical request. */
+/** One message turn, ready to ask: the task it makes or continues, its context (when known) and the canonical request. */
 export interface Turn {
-  base: TaskBase;
+  /** The task id (new, or the task waiting for input). */
+  id: string;
+  /** The context the client or the continued task named; undefined for a new context (see `taskBase`). */
+  contextId?: string;
   conversationId?: string;
   ask: AskRequest;
+  /** The message, and the history it follows (a continued task's). */
+  message: Message;
+  earlier: Message[];
 }
 
 /** The core call options for a caller (the path's agent, principal, request id, credentials, signal). */
@@ -39,7 +45,7 @@ export function callOptions(agent: string, caller: Caller, signal: AbortSignal =
  * waiting for input (§3.4.3 multi-turn) — that task again, in its context. An unknown or someone
  * else's task is "task not found"; a task not waiting for input cannot take a message.
  */
-export async function openTurn(gateway: Gateway, tasks: TaskRecords, caller: Caller, req: SendMessageRequest): Promise<Turn> {
+export async function openTurn(tasks: TaskRecords, caller: Caller, req: SendMessageRequest): Promise<Turn> {
   const message = req.message as Message;
   let followUp: TaskRecord | null = null;
   if (message.taskId) {
@@ -50,14 +56,27 @@ export async function openTurn(gateway: Gateway, tasks: TaskRecords, caller: Cal
     }
     if (message.contextId && message.contextId !== followUp.contextId) throw new RequestMalformedError('contextId does not match the task\'s context');
   }
-  const context = followUp
-    ? { contextId: followUp.contextId, ...(followUp.conversationId ? { conversationId: followUp.conversationId } : {}) }
-    : await openContext(gateway, caller.principal, message.contextId || undefined);
-  const ask = askFromMessage(req, context.conversationId);
-  const id = followUp?.id ?? newToken('task');
-  const earlier = followUp ? TaskRecords.taskOf(followUp).history : [];
-  const history = [...earlier, { ...message, taskId: id, contextId: context.contextId }].slice(-MAX_HISTORY);
-  return { base: { id, contextId: context.contextId, history }, ask, ...(context.conversationId ? { conversationId: context.conversationId } : {}) };
+  const contextId = followUp?.contextId ?? (message.contextId || undefined);
+  const conversationId = followUp ? followUp.conversationId : contextId !== undefined ? contextConversation(contextId) : undefined;
+  const ask = askFromMessage(req, conversationId);
+  return {
+    id: followUp?.id ?? newToken('task'),
+    ...(contextId !== undefined ? { contextId } : {}),
+    ...(conversationId !== undefined ? { conversationId } : {}),
+    ask,
+    message,
+    earlier: followUp ? TaskRecords.taskOf(followUp).history : [],
+  };
+}
+
+/**
+ * The task a turn makes once its conversation is known: a new context is named after the
+ * conversation the answer started (contexts.ts), or minted when the answer belongs to none.
+ */
+export function taskBase(turn: Turn, conversationId: string | undefined): TaskBase {
+  const contextId = turn.contextId ?? conversationId ?? newToken('ctx');
+  const history = [...turn.earlier, { ...turn.message, taskId: turn.id, contextId }].slice(-MAX_HISTORY);
+  return { id: turn.id, contextId, history };
 }
 
 /** The gateway conversation a response belongs to (`_meta.session_context.conversation_id`). */

@@ -35,7 +35,7 @@ export interface Exchange {
   caller?: { principal: Principal; requestId: string };
   signal: AbortSignal;
   /** Absolute URL of this mount's upload end-point (6.4). */
-  uploadUrl: string;
+  uploadUrl: () => string;
 }
 
 type Accepted = Extract<NlipParseResult, { ok: true }>;
@@ -123,7 +123,7 @@ async function answerControl(x: Exchange, message: NlipMessage, style: ReplyStyl
     const cancelled = isFailure(response) && response.error.code === 'CANCELLED';
     return renderControl(cancelled ? 'The pending answer was cancelled.' : 'There was nothing left to cancel.', style);
   }
-  if (/upload|redirect|large/.test(text)) return renderUploadLocation(x.uploadUrl, style);
+  if (/upload|redirect|large/.test(text)) return renderUploadLocation(x.uploadUrl(), style);
   return renderControlInfo(style);
 }
 

@@ -1,22 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { Gateway } from '../../core/gateway-types.ts';
-import { newToken } from '../../core/ids.ts';
-import { MIN_CLIENT_HANDLE_CHARS } from '../../core/ownership.ts';
+import { handleProblem, MIN_CLIENT_HANDLE_CHARS } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import { conversationTokenPart, type NlipPart } from '../../protocol/nlip/index.ts';
 
 /**
  * NLIP conversation tokens (ECMA-430 6.2) ↔ gateway conversations. Every conversation token a peer
- * sends is echoed exactly; the gateway mints its own (subformat exactly `conversation`) on the first
- * reply of a conversation and maps every token it sees to the conversation through the store, so any
- * replica continues it. A token maps to a conversation only for the principal that bound it (another
- * caller sending it starts a conversation of its own). The store keys on the token's SHA-256, never
- * on the token itself, and tokens are never logged.
+ * sends is echoed exactly. The gateway mints its own (subformat exactly `conversation`) on the first
+ * reply of a conversation: `nlipconv_` and the conversation's id, so the token names the
+ * conversation itself, in the caller's namespace (the core keeps every conversation in its owner's
+ * namespace, core/conversations.ts): no store entry maps it (issue 25: that alias cost a SHA-256 and a
+ * store write per first message, and a store read and write per later one). A peer's own tokens are
+ * mapped to the conversation through the store, for the principal that sent them only (another
+ * caller sending them starts a conversation of its own); the store keys on their SHA-256, never on
+ * the token itself, and tokens are never logged.
  */
 
 const ALIAS_KIND = 'nlip';
+/** What the gateway's own tokens start with; the rest is the conversation's id. */
+const MINTED_PREFIX = 'nlipconv_';
 /**
- * Tokens outside these lengths are echoed but not mapped: a short one is too guessable to key a
+ * Peer tokens outside these lengths are echoed but not mapped: a short one is too guessable to key a
  * conversation (peers mint their own, sometimes "1"; the gateway's one rule for client-chosen
  * handles, core/ownership.ts), a long one would only bloat store keys.
  */
@@ -25,14 +29,31 @@ const MAX_MAPPED_TOKEN = 1024;
 /** At most this many tokens of one message are looked up and bound (the rest are only echoed). */
 const MAX_MAPPED_PER_MESSAGE = 8;
 
+/** The conversation a token the gateway minted names (undefined for any other conversation token). */
+function mintedConversation(part: NlipPart): string | undefined {
+  if (typeof part.content !== 'string' || !part.content.startsWith(MINTED_PREFIX)) return undefined;
+  const id = part.content.slice(MINTED_PREFIX.length);
+  return handleProblem(id, 'token') === undefined ? id : undefined;
+}
+
+/** The store handle of a peer's own token, when it is mapped at all. */
 function handleOf(part: NlipPart): string | undefined {
   if (typeof part.content !== 'string' || part.content.length < MIN_MAPPED_TOKEN || part.content.length > MAX_MAPPED_TOKEN) return undefined;
+  if (mintedConversation(part) !== undefined) return undefined;
   return createHash('sha256').update(part.content).digest('base64url');
 }
 
-/** 6.2 The gateway conversation the peer's tokens map to, if any (first known token wins). */
+/**
+ * 6.2 The gateway conversation the peer's tokens name, if any: a token the gateway minted names it
+ * directly; otherwise the first of the peer's own tokens mapped to one.
+ */
 export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], owner: Principal | undefined): Promise<string | undefined> {
-  for (const t of tokens.slice(0, MAX_MAPPED_PER_MESSAGE)) {
+  const checked = tokens.slice(0, MAX_MAPPED_PER_MESSAGE);
+  for (const t of checked) {
+    const id = mintedConversation(t);
+    if (id !== undefined) return id;
+  }
+  for (const t of checked) {
     const handle = handleOf(t);
     if (handle === undefined) continue;
     const id = await gateway.resolveConversation(ALIAS_KIND, handle, owner);
@@ -42,8 +63,9 @@ export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], 
 }
 
 /**
- * 6.2 The token parts for a reply: every received token exactly (subformat, content, label), plus a
- * token minted now when the conversation was new. Every token is (re)bound to `conversationId`.
+ * 6.2 The token parts for a reply: every received token exactly (subformat, content, label), plus the
+ * gateway's own token when the conversation is new (`minted`). The peer's own tokens are (re)bound to
+ * `conversationId`, refreshing their TTL.
  */
 export async function replyTokens(
   gateway: Gateway,
@@ -54,11 +76,9 @@ export async function replyTokens(
 ): Promise<NlipPart[]> {
   const echoed = received.map((t) => ({ ...t }));
   if (conversationId === undefined) return echoed;
-  const minted = known ? [] : [conversationTokenPart(newToken('nlipconv'))];
-  // The minted token is always bound; peer tokens up to the limit (refreshing their TTL).
-  for (const part of [...echoed.slice(0, MAX_MAPPED_PER_MESSAGE), ...minted]) {
+  for (const part of echoed.slice(0, MAX_MAPPED_PER_MESSAGE)) {
     const handle = handleOf(part);
     if (handle !== undefined) await gateway.bindConversation(ALIAS_KIND, handle, conversationId, owner);
   }
-  return [...echoed, ...minted];
+  return known ? echoed : [...echoed, conversationTokenPart(`${MINTED_PREFIX}${conversationId}`)];
 }

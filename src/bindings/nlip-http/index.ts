@@ -43,9 +43,10 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const parsed = parseNlipText(await c.req.text());
     if (!parsed.ok) return reject(c, 400, `Bad request: ${parsed.error}`, 'INVALID_REQUEST');
     const agent = c.req.param('agent');
-    const { requestId, credentials } = callerOf(c);
-    let { principal } = callerOf(c);
-    const authorization = credentials?.authorization;
+    const caller = callerOf(c);
+    const { requestId } = caller;
+    let { principal } = caller;
+    const authorization = caller.credentials?.authorization;
     // 6.5: a token submessage is a credential like the header (which the edge verified already).
     const token = authorization === undefined ? readCredentials(undefined, parsed.message)?.authorization : undefined;
     if (token !== undefined && settings.identity.enabled) {
@@ -60,7 +61,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
       {
         gateway,
         signal: c.req.raw.signal,
-        uploadUrl: `${base(c)}${uploadPath(mountPrefix(c))}`,
+        // Built only for a control message asking for it (6.4): the public base parses the request URL.
+        uploadUrl: () => `${base(c)}${uploadPath(mountPrefix(c))}`,
         ...(agent !== undefined ? { agent } : {}),
         ...(authorization !== undefined ? { authorization } : {}),
         caller: { principal, requestId },

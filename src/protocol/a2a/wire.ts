@@ -27,7 +27,8 @@ export const PartSchema = z
     filename: z.string().optional(),
     metadata: metadata.optional(),
   })
-  .refine((p) => ['text', 'data', 'url', 'raw'].filter((k) => (p as Record<string, unknown>)[k] !== undefined).length === 1, {
+  // Counted field by field: the same check over a list of the four keys took a microsecond per part (issue 25).
+  .refine((p) => (p.text !== undefined ? 1 : 0) + (p.data !== undefined ? 1 : 0) + (p.url !== undefined ? 1 : 0) + (p.raw !== undefined ? 1 : 0) === 1, {
     message: 'a part has exactly one of text, data, url or raw',
   });
 export type WirePart = z.infer<typeof PartSchema>;

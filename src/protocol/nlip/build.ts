@@ -1,5 +1,5 @@
 import { TOKEN_PREFIX } from './formats.ts';
-import { CONTROL_MESSAGE_TYPE, NlipMessageSchema, type NlipContent, type NlipMessage, type NlipPart } from './message.ts';
+import { CONTROL_MESSAGE_TYPE, NLIP_FORMATS, type NlipContent, type NlipMessage, type NlipPart } from './message.ts';
 
 /**
  * Builders for what the gateway emits (emit strictly, interop.md): lowercase keys, no nulls,
@@ -85,12 +85,47 @@ function pick(o: Record<string, unknown>, keys: readonly string[]): Record<strin
   return out;
 }
 
+const FORMATS: ReadonlySet<string> = new Set(NLIP_FORMATS);
+const isPlainObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What in one part breaks the emitted schema (message.ts `NlipSubmessageSchema`), or undefined. */
+function partProblem(p: Record<string, unknown>): string | undefined {
+  if (typeof p.format !== 'string' || !FORMATS.has(p.format)) return 'format';
+  if (typeof p.subformat !== 'string') return 'subformat';
+  if (typeof p.content !== 'string' && !isPlainObject(p.content)) return 'content';
+  if (p.label !== undefined && typeof p.label !== 'string') return 'label';
+  return undefined;
+}
+
+/**
+ * What in a message breaks the emitted schema (`NlipMessageSchema`), or undefined. Checked by hand,
+ * not with `NlipMessageSchema.parse`: zod's record check walks every key of every object content (each
+ * result item of an answer) on every reply, and that was most of the cost of rendering one (issue 25);
+ * `build.property.test.ts` holds this check to the schema's verdict on generated messages.
+ */
+export function wireProblem(msg: NlipMessage): string | undefined {
+  const m = msg as unknown as Record<string, unknown>;
+  if (!isPlainObject(m)) return 'message';
+  if (m.messagetype !== undefined && typeof m.messagetype !== 'string') return 'messagetype';
+  if (m.control !== undefined && typeof m.control !== 'boolean') return 'control';
+  const first = partProblem(m);
+  if (first) return first;
+  if (m.submessages === undefined) return undefined;
+  if (!Array.isArray(m.submessages)) return 'submessages';
+  for (const [i, s] of (m.submessages as unknown[]).entries()) {
+    const problem = isPlainObject(s) ? partProblem(s as Record<string, unknown>) : 'a submessage that is not an object';
+    if (problem) return `submessages.${i}.${problem}`;
+  }
+  return undefined;
+}
+
 /**
  * 5 The JSON body for a message: checked against the strict schema (a bug inside the gateway can
  * never put a malformed message on the wire), then written with lowercase keys only, no empty ones.
  */
 export function toWire(msg: NlipMessage): Record<string, unknown> {
-  NlipMessageSchema.parse(msg);
+  const problem = wireProblem(msg);
+  if (problem) throw new Error(`Refusing to emit a malformed NLIP message (${problem})`);
   const out = pick(msg, MESSAGE_KEYS);
   if (msg.submessages && msg.submessages.length > 0) out.submessages = msg.submessages.map((s) => pick(s, PART_KEYS));
   return out;

@@ -31,17 +31,21 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Lowercases keys and drops nulls, one level deep (content is the peer's own data and stays as is). */
+/**
+ * Lowercases keys and drops nulls, one level deep (content is the peer's own data and stays as is).
+ * The result has no prototype, so a key named `__proto__` is a key like any other.
+ */
 function normalizeKeys(value: unknown): unknown {
   if (!isPlainObject(value)) return value;
-  const out = new Map<string, unknown>();
-  for (const [k, v] of Object.entries(value)) {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const k of Object.keys(value)) {
+    const v = value[k];
     if (v === null || v === undefined) continue;
     const key = k.toLowerCase();
-    if (out.has(key) && k !== key) continue;
-    out.set(key, v);
+    if (k !== key && key in out) continue;
+    out[key] = v;
   }
-  return Object.fromEntries(out);
+  return out;
 }
 
 const FORMAT_LIST = NLIP_FORMATS.join(', ');
