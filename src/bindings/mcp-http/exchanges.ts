@@ -6,6 +6,12 @@ export function answersTopic(sessionId: string): string {
   return `mcp-answers:${sessionId}`;
 }
 
+/**
+ * Registers `done` for when the HTTP response is over (sent or abandoned): on Node, the response's
+ * own `close` (index.ts), which spares a second stream around every answer's body.
+ */
+export type OnSent = (done: () => void) => void;
+
 /** One in-flight POST exchange of a 2025 session on this replica (an SDK transport, or a fast-path answer). */
 export interface Exchange {
   /** A message the client posted for this session on any replica: an answer to a server request, or a cancel. */

@@ -18,7 +18,7 @@ import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
 import { buildMcpServer, closeServer, type ServerDeps } from './server.ts';
 import { atOrAbove } from './call.ts';
-import { answersTopic, SessionExchanges } from './exchanges.ts';
+import { answersTopic, SessionExchanges, type OnSent } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
 import { SessionFastPath } from './session-fast-path.ts';
 import { sessionTopic } from './session-link.ts';
@@ -45,12 +45,6 @@ type CallBase = Pick<McpCall, 'agent' | 'credentials' | 'principal' | 'requestId
 function negotiated(requested: unknown): string {
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
-
-/**
- * Registers `done` for when the HTTP response is over (sent or abandoned): on Node, the response's
- * own `close` (index.ts), which spares a second stream around every answer's body.
- */
-export type OnSent = (done: () => void) => void;
 
 /** Calls `done` once the response body has been sent or abandoned (the exchange is over). */
 function whenSent(res: Response, done: () => void): Response {
@@ -149,7 +143,7 @@ export class LegacyEndpoint {
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
     const call: McpCall = { ...base, era: 'legacy', session };
-    if (plain) return (await this.fast!.serve(plain, call, req)) ?? this.exchange(req, parsed, call, onSent);
+    if (plain) return (await this.fast!.serve(plain, call, req, onSent)) ?? this.exchange(req, parsed, call, onSent);
     if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
       // Answers to the server's own requests (elicitation, sampling) and cancels belong to an
       // exchange that may be open on another replica: they travel through the store to all of them.

@@ -11,6 +11,7 @@
  * test/mcp/session-fast-path-differential.test.ts holds the two paths to one answer.
  */
 import {
+  ProtocolError,
   SUPPORTED_PROTOCOL_VERSIONS,
   Server,
   isJsonContentType,
@@ -19,7 +20,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import { elicitationModes, tasksEnabled, type McpCall } from './call.ts';
-import type { SessionExchanges } from './exchanges.ts';
+import type { OnSent, SessionExchanges } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
 import { protocolError, unknownTool } from './render.ts';
 import { SERVER_INFO, type ServerDeps } from './server.ts';
@@ -146,7 +147,7 @@ export class SessionFastPath {
    * elicitation (the answer may ask the client first), and an agent's own tool (its upstream may
    * log or ask mid-call). Both decline before the call runs.
    */
-  async serve(a: PlainSessionRequest, call: McpCall, req: Request): Promise<Response | undefined> {
+  async serve(a: PlainSessionRequest, call: McpCall, req: Request, onSent?: OnSent): Promise<Response | undefined> {
     const codec = legacyCodec!;
     const session = call.session!;
     const { gateway } = this.deps;
@@ -172,11 +173,15 @@ export class SessionFastPath {
         const result = await tool(ctx);
         // The SDK's tools/call seam: the result is validated (and rebuilt in its schema's order) by the era's codec.
         const checked = codec.validateResult('tools/call', result);
-        if (!checked.ok) throw Object.assign(new Error(`Invalid tools/call result: ${checked.message}`), { code: checked.reason === 'not-in-era' ? -32603 : -32602 });
+        if (!checked.ok) {
+          throw checked.reason === 'not-in-era'
+            ? new ProtocolError(-32603, 'No wire schema for tools/call in the resolved era')
+            : new ProtocolError(-32602, `Invalid tools/call result: ${checked.message}`);
+        }
         return codec.encodeResult('tools/call', checked.value);
       };
     }
-    const response = await this.exchange(codec, a, session.id, req, run);
+    const response = await this.exchange(codec, a, session.id, req, run, onSent);
     if (response) this.observe?.(a.method);
     return response;
   }
@@ -209,23 +214,26 @@ export class SessionFastPath {
    * A cancelled call gets no answer and its stream stays open, kept alive, until the client leaves
    * or the session ends, as the SDK's does.
    */
-  private async exchange(codec: LegacyCodec, a: PlainSessionRequest, sessionId: string, req: Request, run: (ctx: ServerContext) => Promise<unknown>): Promise<Response> {
+  private async exchange(codec: LegacyCodec, a: PlainSessionRequest, sessionId: string, req: Request, run: (ctx: ServerContext) => Promise<unknown>, onSent?: OnSent): Promise<Response> {
     const controller = new AbortController();
     let settled = false;
+    let over = false;
     let leave = (): void => undefined;
     const finish = (message?: JSONRPCMessage) => {
+      over = true;
       answer.end(message);
       leave();
-      req.signal.removeEventListener('abort', gone);
     };
     // What the SDK's server does when its transport closes: it aborts the handlers still running.
     const end = () => {
       if (!settled) controller.abort();
       finish();
     };
-    const gone = end;
     const answer = new SseAnswer(end);
-    req.signal.addEventListener('abort', gone, { once: true });
+    // The client going away: on Node the response's own `close` (it also comes after a finished
+    // answer, when it changes nothing); in process, the request's signal.
+    if (onSent) onSent(end);
+    else req.signal.addEventListener('abort', end, { once: true });
     try {
       leave = await this.exchanges.enter(sessionId, {
         deliver: (m) => {
@@ -237,6 +245,11 @@ export class SessionFastPath {
       // The store could not be subscribed to: the SDK path fails the same way (HTTP 500, index.ts).
       finish();
       throw err;
+    }
+    // Over already (the client left while the topic was being subscribed to): nothing to run.
+    if (over) {
+      leave();
+      return answer.response;
     }
     void run(contextOf(a, controller.signal))
       .then(
