@@ -20,7 +20,7 @@ import { buildMcpServer, closeServer, type ServerDeps } from './server.ts';
 import { atOrAbove } from './call.ts';
 import { answersTopic, SessionExchanges, type OnSent } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
-import { SessionFastPath } from './session-fast-path.ts';
+import { SessionFastPath, type PlainSessionRequest } from './session-fast-path.ts';
 import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
 
@@ -88,11 +88,11 @@ export class LegacyEndpoint {
     this.fast = deps.fastPath === false ? undefined : new SessionFastPath(deps, this.exchanges, deps.onFastPath);
   }
 
-  /** Serves one HTTP request of a 2025-era client. */
-  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
+  /** Serves one HTTP request of a 2025-era client; `plain` when the session fast path has accepted its body already. */
+  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, plain?: PlainSessionRequest): Promise<Response> {
     switch (req.method) {
       case 'POST':
-        return this.post(req, base, parsedBody, onSent);
+        return this.post(req, base, parsedBody, onSent, plain);
       case 'GET':
         return this.listen(req, base);
       case 'DELETE':
@@ -113,7 +113,7 @@ export class LegacyEndpoint {
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
-  private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
+  private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, accepted?: PlainSessionRequest): Promise<Response> {
     if (!isJsonContentType(req.headers.get('content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -133,7 +133,7 @@ export class LegacyEndpoint {
     }
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as JSONRPCMessage[];
     // A plain request of a session (never an initialize) is answered without an SDK server if it can be.
-    const plain = this.fast?.accept(req, parsed);
+    const plain = accepted ?? this.fast?.accept(req, parsed);
     const init = plain ? undefined : messages.find((m) => isInitializeRequest(m));
     if (init && isInitializeRequest(init)) {
       if (messages.length > 1) return jsonRpcError(400, -32600, 'Invalid Request: initialize must be sent alone');

@@ -3,27 +3,21 @@
  * of `ask` or `await` (or of a name nothing publishes), `tools/list` and `ping` — answered without
  * building an SDK `Server` and transport per request. The handlers are the SDK server's own
  * (runAskTool, runAwaitTool, toolSurface), the result goes through the SDK's own 2025 wire codec
- * (validation, key order, encoding, error codes), and the answer is framed as the SDK's session
+ * (validation, key order, encoding, error codes; legacy-codec.ts), and the answer is framed as the SDK's session
  * transport frames it (sse-answer.ts). The session is read and owned as on the SDK path (legacy.ts
  * reads it before either path runs), cancels and DELETE reach the exchange as they reach an SDK
  * exchange (exchanges.ts). Everything else — and anything whose answer could depend on what the SDK
  * does besides — is declined before any work, and the SDK path serves it.
  * test/mcp/session-fast-path-differential.test.ts holds the two paths to one answer.
  */
-import {
-  ProtocolError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  Server,
-  isJsonContentType,
-  type JSONRPCMessage,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { SUPPORTED_PROTOCOL_VERSIONS, isJsonContentType, type JSONRPCMessage, type ServerContext } from '@modelcontextprotocol/server';
 import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import { elicitationModes, tasksEnabled, type McpCall } from './call.ts';
 import type { OnSent, SessionExchanges } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
+import { checkedToolResult, errorMessage, legacyCodec, type LegacyCodec } from './legacy-codec.ts';
 import { protocolError, unknownTool } from './render.ts';
-import { SERVER_INFO, type ServerDeps } from './server.ts';
+import type { ServerDeps } from './server.ts';
 import { clientSessionOf } from './session-link.ts';
 import { SseAnswer, oneWriteAnswer } from './sse-answer.ts';
 import { toolSurface } from './tools.ts';
@@ -87,34 +81,6 @@ export function acceptSessionRequest(req: Request, body: unknown): PlainSessionR
   return params === undefined || (isPlainObject(params) && onlyKeys(params, [])) ? { id, method } : undefined;
 }
 
-/** What the fast path uses of the SDK's 2025 wire codec (the one its per-request Server answers with). */
-interface LegacyCodec {
-  era: string;
-  validateResult(method: string, raw: unknown): { ok: true; value: unknown } | { ok: false; reason: string; message?: string };
-  validateNotification(method: string, raw: unknown): { ok: true; value: unknown } | { ok: false };
-  encodeResult(method: string, result: unknown): unknown;
-  encodeErrorCode(code: number): number;
-}
-
-/**
- * The SDK's 2025 wire codec, as a Server that negotiated no revision answers with (what every
- * per-request server of the legacy endpoint is): taken from one such instance, so that results are
- * validated, ordered and encoded exactly as the SDK path does. Undefined — and the fast path off —
- * if an SDK release no longer offers it this way.
- */
-const legacyCodec: LegacyCodec | undefined = (() => {
-  const server = new Server(SERVER_INFO) as unknown as { _wireCodec?: () => LegacyCodec };
-  const codec = typeof server._wireCodec === 'function' ? server._wireCodec() : undefined;
-  return codec?.era === '2025-11-25' ? codec : undefined;
-})();
-
-/** A thrown error as the SDK's dispatch answers it (Protocol `_onrequest`): its code when it has one, else -32603. */
-function errorMessage(codec: LegacyCodec, id: string | number, err: unknown): JSONRPCMessage {
-  const e = err as { code?: unknown; message?: string; data?: unknown };
-  const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
-  return { jsonrpc: '2.0', id, error: { code: codec.encodeErrorCode(code), message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) } };
-}
-
 /** The handler context the tools read (`ServerContext.mcpReq`): nothing is ever sent to the client before the result. */
 function contextOf(a: PlainSessionRequest, signal: AbortSignal): ServerContext {
   const refuse = () => Promise.reject(new Error('the session fast path sends nothing before the result'));
@@ -169,21 +135,11 @@ export class SessionFastPath {
     } else {
       const tool = await this.toolRun(a, call);
       if (tool === undefined) return undefined;
-      run = async (ctx) => {
-        const result = await tool(ctx);
-        // The SDK's tools/call seam: the result is validated (and rebuilt in its schema's order) by the era's codec.
-        const checked = codec.validateResult('tools/call', result);
-        if (!checked.ok) {
-          throw checked.reason === 'not-in-era'
-            ? new ProtocolError(-32603, 'No wire schema for tools/call in the resolved era')
-            : new ProtocolError(-32602, `Invalid tools/call result: ${checked.message}`);
-        }
-        return codec.encodeResult('tools/call', checked.value);
-      };
+      // The SDK's tools/call seam: the result is validated (and rebuilt in its schema's order) by the era's codec.
+      run = async (ctx) => checkedToolResult(codec, await tool(ctx));
     }
-    const response = await this.exchange(codec, a, session.id, req, run, onSent);
-    if (response) this.observe?.(a.method);
-    return response;
+    this.observe?.(a.method);
+    return this.exchange(codec, a, session.id, req, run, onSent);
   }
 
   /** How a `tools/call` runs on the fast path, or undefined to decline it. */
