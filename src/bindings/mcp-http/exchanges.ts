@@ -24,17 +24,31 @@ interface Open {
   exchanges: Set<Exchange>;
   /** The session's answers topic, heard while any of its exchanges is open here; resolves to its unsubscribe. */
   heard: Promise<() => Promise<void>>;
+  /** Set while no exchange is open: when the subscription ends (LINGER_MS). */
+  linger?: NodeJS.Timeout;
 }
+
+/**
+ * How long a session's subscription outlives its last open exchange: a client calling one tool after
+ * another (most do) then costs no SUBSCRIBE and UNSUBSCRIBE per call (two Redis round trips, one of
+ * them before the call could start). Messages for a session with no open exchange are dropped as
+ * they would be unsubscribed.
+ */
+const LINGER_MS = 10_000;
+/** At most this many sessions keep a subscription with no exchange open (the rest end at once). */
+const MAX_LINGERING = 256;
 
 /**
  * The exchanges of each 2025 session open on this replica (MCP Streamable HTTP "Sending Messages to
  * the Server"; no sticky sessions): what the client posts for a session — an answer to an
  * elicitation, a `notifications/cancelled` — may land on any replica and reaches them through the
- * store's topic. One subscription per session serves all its open exchanges: while they overlap,
- * an exchange costs no subscription of its own (with Redis, a SUBSCRIBE and an UNSUBSCRIBE).
+ * store's topic. One subscription per session serves all its open exchanges, and outlives the last
+ * for a while: an exchange then costs no subscription of its own (with Redis, a SUBSCRIBE and an
+ * UNSUBSCRIBE).
  */
 export class SessionExchanges {
   private readonly open = new Map<string, Open>();
+  private lingering = 0;
 
   constructor(private readonly store: Store) {}
 
@@ -45,6 +59,11 @@ export class SessionExchanges {
    */
   async enter(sessionId: string, exchange: Exchange): Promise<() => void> {
     let entry = this.open.get(sessionId);
+    if (entry?.linger) {
+      clearTimeout(entry.linger);
+      entry.linger = undefined;
+      this.lingering--;
+    }
     if (!entry) {
       const exchanges = new Set<Exchange>();
       const heard = this.store.onTopic(answersTopic(sessionId), (raw) => relay(exchanges, raw));
@@ -61,8 +80,12 @@ export class SessionExchanges {
       left = true;
       opened.exchanges.delete(exchange);
       if (opened.exchanges.size > 0 || this.open.get(sessionId) !== opened) return;
-      this.open.delete(sessionId);
-      void opened.heard.then((stop) => stop()).catch(() => undefined);
+      if (this.lingering >= MAX_LINGERING) return this.unsubscribe(sessionId, opened);
+      this.lingering++;
+      opened.linger = setTimeout(() => {
+        this.lingering--;
+        this.unsubscribe(sessionId, opened);
+      }, LINGER_MS).unref();
     };
     try {
       await opened.heard;
@@ -71,6 +94,12 @@ export class SessionExchanges {
       throw err;
     }
     return leave;
+  }
+
+  /** Ends a session's subscription (its last exchange has left). */
+  private unsubscribe(sessionId: string, opened: Open): void {
+    if (this.open.get(sessionId) === opened) this.open.delete(sessionId);
+    void opened.heard.then((stop) => stop()).catch(() => undefined);
   }
 
   /** Ends every exchange of a session open on this replica (DELETE, MCP "Session Management"). */
