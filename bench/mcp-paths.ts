@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/mcp-paths.ts`: the CPU each MCP path costs the gateway per `ask`, next to the NLWeb
  * pass-through, in one process (issue 25). Two apps with one config in front of the static nginx
- * upstream — the MCP fast path on, and off — are sent requests in-process (`app.request`, 16 at a
+ * upstream — the MCP fast paths (2026-07-28 and 2025 session) on, and off — are sent requests in-process (`app.request`, 16 at a
  * time, so no socket or load generator shares the measurement), in BENCH_ROUNDS interleaved rounds
  * (default 5) of BENCH_N requests (default 2000); the process's own CPU (user + system, GC
  * included) per request is taken per round and the median kept. The upstream's CPU is nginx's, not
@@ -84,7 +84,8 @@ async function main(): Promise<void> {
       { name: 'nlweb-json', app: fast, path: '/agents/up/ask', body: ASK, headers: JSON_HEADERS },
       { name: 'mcp-2026-ask fast path', app: fast, path: '/agents/up/mcp', body: ASK_2026, headers: HEADERS_2026 },
       { name: 'mcp-2026-ask SDK path', app: sdk, path: '/agents/up/mcp', body: ASK_2026, headers: HEADERS_2026 },
-      { name: 'mcp-2025-session-ask', app: fast, path: '/agents/up/mcp', body: ASK_2025, headers: await session(fast) },
+      { name: 'mcp-2025-session-ask fast path', app: fast, path: '/agents/up/mcp', body: ASK_2025, headers: await session(fast) },
+      { name: 'mcp-2025-session-ask SDK path', app: sdk, path: '/agents/up/mcp', body: ASK_2025, headers: await session(sdk) },
     ];
     for (const s of scenarios) await measure(s, Math.min(N, 500)); // warm-up: JIT, pools, keep-alive sockets
     const runs = new Map(scenarios.map((s) => [s.name, [] as number[]]));

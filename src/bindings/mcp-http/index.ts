@@ -52,14 +52,18 @@ function routes(ctx: BindingContext, opts: McpEngineOptions): Hono {
     }
     try {
       const { rt, engine } = await runtime();
-      // A plain 2026-07-28 tools/call, tools/list or server/discover, without an SDK server (issue 25).
-      const fast = await engine.fast?.(req, { ...base, era: 'modern' }, parsedBody);
-      if (fast) return fast;
-      if (await rt.isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes })) {
-        const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-        return await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined);
+      // A plain request of a 2025 session is one the SDK classifies as 2025: neither classifier runs (issue 25).
+      const plain = engine.legacy.fast?.accept(req, parsedBody);
+      if (!plain) {
+        // A plain 2026-07-28 tools/call, tools/list or server/discover, without an SDK server (issue 25).
+        const fast = await engine.fast?.(req, { ...base, era: 'modern' }, parsedBody);
+        if (fast) return fast;
+        if (!(await rt.isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes }))) {
+          return await engine.modern(req, { ...base, era: 'modern' }, parsedBody);
+        }
       }
-      return await engine.modern(req, { ...base, era: 'modern' }, parsedBody);
+      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      return await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined, plain);
     } catch (err) {
       reportError(gateway.log, c, err, 'MCP binding');
       return jsonRpcError(500, -32603, 'Internal error');

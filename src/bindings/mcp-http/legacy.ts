@@ -8,6 +8,7 @@ import {
   isJSONRPCResponse,
   isJsonContentType,
   readRequestBody,
+  type InitializeRequest,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import { toGatewayError } from '../../base/errors.ts';
@@ -17,13 +18,11 @@ import type { McpCall } from './call.ts';
 import { jsonRpcError } from './guard.ts';
 import { buildMcpServer, closeServer, type ServerDeps } from './server.ts';
 import { atOrAbove } from './call.ts';
+import { answersTopic, SessionExchanges, type OnSent } from './exchanges.ts';
+import type { FastPathObserver } from './fast-path.ts';
+import { SessionFastPath, type PlainSessionRequest } from './session-fast-path.ts';
 import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
-
-/** The store topic a 2025 session's answers to server requests travel on (to whichever replica asked). */
-function answersTopic(sessionId: string): string {
-  return `mcp-answers:${sessionId}`;
-}
 
 /** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
 const KEEPALIVE_MS = 15_000;
@@ -34,6 +33,10 @@ export interface LegacyDeps extends ServerDeps {
   sessions: McpSessions;
   bodyLimitBytes: number;
   log: Logger;
+  /** Answer a session's plain requests without an SDK server (session-fast-path.ts; default on). */
+  fastPath?: boolean;
+  /** Told of every request the session fast path answered. */
+  onFastPath?: FastPathObserver;
 }
 
 type CallBase = Pick<McpCall, 'agent' | 'credentials' | 'principal' | 'requestId'>;
@@ -42,12 +45,6 @@ type CallBase = Pick<McpCall, 'agent' | 'credentials' | 'principal' | 'requestId
 function negotiated(requested: unknown): string {
   return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
-
-/**
- * Registers `done` for when the HTTP response is over (sent or abandoned): on Node, the response's
- * own `close` (index.ts), which spares a second stream around every answer's body.
- */
-export type OnSent = (done: () => void) => void;
 
 /** Calls `done` once the response body has been sent or abandoned (the exchange is over). */
 function whenSent(res: Response, done: () => void): Response {
@@ -82,15 +79,20 @@ function whenSent(res: Response, done: () => void): Response {
  */
 export class LegacyEndpoint {
   /** Open exchanges per session on this replica: where client answers and cancels go. */
-  private readonly inflight = new Map<string, Set<WebStandardStreamableHTTPServerTransport>>();
+  private readonly exchanges: SessionExchanges;
+  /** The plain requests of a session, answered without an SDK server (issue 25). */
+  readonly fast: SessionFastPath | undefined;
 
-  constructor(private readonly deps: LegacyDeps) {}
+  constructor(private readonly deps: LegacyDeps) {
+    this.exchanges = new SessionExchanges(deps.store);
+    this.fast = deps.fastPath === false ? undefined : new SessionFastPath(deps, this.exchanges, deps.onFastPath);
+  }
 
-  /** Serves one HTTP request of a 2025-era client. */
-  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
+  /** Serves one HTTP request of a 2025-era client; `plain` when the session fast path has accepted its body already. */
+  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, plain?: PlainSessionRequest): Promise<Response> {
     switch (req.method) {
       case 'POST':
-        return this.post(req, base, parsedBody, onSent);
+        return this.post(req, base, parsedBody, onSent, plain);
       case 'GET':
         return this.listen(req, base);
       case 'DELETE':
@@ -111,7 +113,7 @@ export class LegacyEndpoint {
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
-  private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent): Promise<Response> {
+  private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, accepted?: PlainSessionRequest): Promise<Response> {
     if (!isJsonContentType(req.headers.get('content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
@@ -130,30 +132,18 @@ export class LegacyEndpoint {
       }
     }
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as JSONRPCMessage[];
-
-    const init = messages.find((m) => isInitializeRequest(m));
+    // A plain request of a session (never an initialize) is answered without an SDK server if it can be.
+    const plain = accepted ?? this.fast?.accept(req, parsed);
+    const init = plain ? undefined : messages.find((m) => isInitializeRequest(m));
     if (init && isInitializeRequest(init)) {
       if (messages.length > 1) return jsonRpcError(400, -32600, 'Invalid Request: initialize must be sent alone');
-      const p = init.params;
-      let session: McpSession;
-      try {
-        session = await this.deps.sessions.create({ protocolVersion: negotiated(p.protocolVersion), capabilities: p.capabilities ?? {}, clientInfo: p.clientInfo }, base.principal);
-      } catch (err) {
-        const e = toGatewayError(err);
-        if (e.code !== 'PAYLOAD_TOO_LARGE') throw err;
-        return jsonRpcError(e.mapping.http, e.mapping.jsonrpc, e.message);
-      }
-      const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
-      if (!res.ok) {
-        await this.deps.sessions.delete(session.id);
-        return res;
-      }
-      res.headers.set('mcp-session-id', session.id);
-      return res;
+      return this.initialize(req, parsed, init.params, base, onSent);
     }
 
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
+    const call: McpCall = { ...base, era: 'legacy', session };
+    if (plain) return (await this.fast!.serve(plain, call, req, onSent)) ?? this.exchange(req, parsed, call, onSent);
     if (messages.every((m) => isJSONRPCResponse(m) || isJSONRPCNotification(m))) {
       // Answers to the server's own requests (elicitation, sampling) and cancels belong to an
       // exchange that may be open on another replica: they travel through the store to all of them.
@@ -161,7 +151,26 @@ export class LegacyEndpoint {
       if (relayed.length > 0) await this.deps.store.publishTopic(answersTopic(session.id), JSON.stringify(relayed));
       return new Response(null, { status: 202 });
     }
-    return this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
+    return this.exchange(req, parsed, call, onSent);
+  }
+
+  /** `initialize`: a new session in the store, answered by a server instance of its own (MCP "Lifecycle"). */
+  private async initialize(req: Request, parsed: unknown, p: InitializeRequest['params'], base: CallBase, onSent?: OnSent): Promise<Response> {
+    let session: McpSession;
+    try {
+      session = await this.deps.sessions.create({ protocolVersion: negotiated(p.protocolVersion), capabilities: p.capabilities ?? {}, clientInfo: p.clientInfo }, base.principal);
+    } catch (err) {
+      const e = toGatewayError(err);
+      if (e.code !== 'PAYLOAD_TOO_LARGE') throw err;
+      return jsonRpcError(e.mapping.http, e.mapping.jsonrpc, e.message);
+    }
+    const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
+    if (!res.ok) {
+      await this.deps.sessions.delete(session.id);
+      return res;
+    }
+    res.headers.set('mcp-session-id', session.id);
+    return res;
   }
 
   /** One request/response exchange on a fresh server instance and a stateless SDK transport. */
@@ -169,27 +178,18 @@ export class LegacyEndpoint {
     const server = await buildMcpServer(this.deps, call);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
-    const id = call.session!.id;
-    const open = this.inflight.get(id) ?? new Set();
-    open.add(transport);
-    this.inflight.set(id, open);
     // The client's answers to this exchange's requests, posted to any replica (no sticky sessions).
-    const stop = await this.deps.store.onTopic(answersTopic(id), (raw) => {
-      let relayed: JSONRPCMessage[];
-      try {
-        relayed = JSON.parse(raw) as JSONRPCMessage[];
-      } catch {
-        return;
-      }
-      for (const m of Array.isArray(relayed) ? relayed : []) transport.onmessage?.(m);
-    });
+    const leave = await this.exchanges
+      .enter(call.session!.id, { deliver: (m) => transport.onmessage?.(m), close: () => void transport.close().catch(() => undefined) })
+      .catch(async (err: unknown) => {
+        await closeServer(server).catch(() => undefined);
+        throw err;
+      });
     let finished = false;
     const done = () => {
       if (finished) return;
       finished = true;
-      open.delete(transport);
-      if (open.size === 0 && this.inflight.get(id) === open) this.inflight.delete(id);
-      void stop().catch(() => undefined);
+      leave();
       void closeServer(server).catch(() => undefined);
     };
     try {
@@ -280,7 +280,7 @@ export class LegacyEndpoint {
     if (session instanceof Response) return session;
     await this.deps.sessions.delete(session.id);
     await this.deps.gateway.endSession?.(session.id);
-    for (const t of this.inflight.get(session.id) ?? []) void t.close().catch(() => undefined);
+    this.exchanges.closeAll(session.id);
     return new Response(null, { status: 200 });
   }
 }

@@ -30,9 +30,9 @@ export interface McpEngine {
 
 /** How the binding is built: internal switches (tests compare the fast path with the SDK path). */
 export interface McpEngineOptions {
-  /** Answer plain 2026-07-28 requests without the SDK (default on). */
+  /** Answer plain 2026-07-28 requests, and a 2025 session's plain requests, without the SDK (default on). */
   fastPath?: boolean;
-  /** Told of every request the fast path answered. */
+  /** Told of every request a fast path answered (2026-07-28 or session). */
   onFastPath?: FastPathObserver;
 }
 
@@ -59,6 +59,13 @@ export function createMcpEngine({ gateway, settings }: BindingContext, opts: Mcp
       return handler.fetch(req, parsedBody !== undefined ? { parsedBody } : undefined);
     },
     ...(opts.fastPath === false ? {} : { fast: (req: Request, call: McpCall, parsedBody: unknown) => serveFast(deps, req, call, parsedBody, opts.onFastPath) }),
-    legacy: new LegacyEndpoint({ ...deps, store: gateway.store, bodyLimitBytes: settings.bodyLimitBytes, log: gateway.log }),
+    legacy: new LegacyEndpoint({
+      ...deps,
+      store: gateway.store,
+      bodyLimitBytes: settings.bodyLimitBytes,
+      log: gateway.log,
+      ...(opts.fastPath === false ? { fastPath: false } : {}),
+      ...(opts.onFastPath ? { onFastPath: opts.onFastPath } : {}),
+    }),
   };
 }
