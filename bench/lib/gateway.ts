@@ -102,3 +102,16 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
     },
   };
 }
+
+/** What a gateway's memory is made of, from its own /metrics (prom-client's process and V8 heap gauges), in MiB. */
+export async function heapFigures(gw: BenchGateway): Promise<Record<string, number>> {
+  const text = await (await fetch(`${gw.url}/metrics`)).text();
+  const mib = (re: RegExp) => Math.round(Number(text.match(re)?.[1] ?? NaN) / 104857.6) / 10;
+  return {
+    rssMiB: Math.round(gw.rssMiB()),
+    heapUsedMiB: mib(/^nodejs_heap_size_used_bytes (\d+)/m),
+    heapTotalMiB: mib(/^nodejs_heap_size_total_bytes (\d+)/m),
+    newSpaceMiB: mib(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m),
+    oldSpaceMiB: mib(/^nodejs_heap_space_size_total_bytes\{space="old"\} (\d+)/m),
+  };
+}
