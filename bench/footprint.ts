@@ -21,7 +21,13 @@ const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
 const ASKS = Number(process.env.FOOTPRINT_ASKS ?? 75_000);
 const MiB = 1024 * 1024;
 
-const rssMiB = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/)![1]) / 1024;
+const statusMiB = (pid: number, field: string) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`))![1]) / 1024;
+const rssMiB = (pid: number) => statusMiB(pid, 'VmRSS');
+/**
+ * The private part of RSS (`RssAnon`: the V8 heap, malloc): what each more replica costs. The rest is
+ * mostly the pages of the node binary itself (`RssFile`), shared by every process of the same image.
+ */
+const anonMiB = (pid: number) => statusMiB(pid, 'RssAnon');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -80,11 +86,13 @@ const cpuUs = (pid: number) => {
 async function measure(env: Record<string, string>) {
   const starts: number[] = [];
   const idle: number[] = [];
+  const idleAnon: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const replica = await startReplica(env);
     starts.push(replica.startMs);
     await sleep(2000);
     idle.push(rssMiB(replica.pid));
+    idleAnon.push(anonMiB(replica.pid));
     replica.stop();
     await sleep(200);
   }
@@ -109,8 +117,9 @@ async function measure(env: Record<string, string>) {
   const cpuPerAskUs = Math.round((cpuUs(loaded.pid) - cpuBefore) / ASKS);
   await sleep(2000);
   const afterLoad = rssMiB(loaded.pid);
+  const afterLoadAnon = anonMiB(loaded.pid);
   loaded.stop();
-  return { env, starts, idle, start: median(starts), idleRss: median(idle), afterLoad, cpuPerAskUs, asksPerS: Math.round(load.requests.average) };
+  return { env, starts, idle, start: median(starts), idleRss: median(idle), idleAnon: median(idleAnon), afterLoad, afterLoadAnon, cpuPerAskUs, asksPerS: Math.round(load.requests.average) };
 }
 
 const asNpmStart = await measure({});
@@ -123,6 +132,7 @@ const rows = [
     { measure: `RSS after ${ASKS} anonymous asks (MiB), ${how}`, value: m.afterLoad, target: 150 },
     { measure: `start to first /healthz (ms), ${how}`, value: m.start, target: 300 },
     { measure: `CPU per ask under that load (µs), ${how}`, value: m.cpuPerAskUs, target: undefined },
+    { measure: `private memory (RssAnon) idle / after the load (MiB), ${how}`, value: `${m.idleAnon.toFixed(1)} / ${m.afterLoadAnon.toFixed(1)}`, target: undefined },
   ]),
 ];
 const fmt = (v: number | string) => (typeof v === 'number' ? v.toFixed(v < 1000 ? 1 : 0) : v);

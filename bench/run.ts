@@ -97,6 +97,26 @@ async function scenarios(gw: BenchGateway): Promise<Array<{ scenario: string; sp
   ];
 }
 
+/**
+ * Measures the chosen scenarios of one gateway. Every one warms before any is measured: the first
+ * measured would otherwise run on the coldest code and the youngest heap (a full run measured
+ * `nlweb-json`, every ratio's pass-through, first: 480-545 CPU µs per request against 270-350 once
+ * warm, which flattered every other ratio; issue 25). Each scenario's state (its conversation,
+ * promise, MCP session) is made again just before it is measured: under the warm-up's load the
+ * store's caps recycle the oldest records and conversations, as they should.
+ */
+async function measureScenarios(target: string, gw: BenchGateway, chosen: (name: string) => boolean): Promise<Row[]> {
+  const warm = (await scenarios(gw)).filter((s) => chosen(s.scenario));
+  for (const s of warm) await drive({ ...s.spec, connections: CONNECTIONS, durationS: 2 });
+  const rows: Row[] = [];
+  for (const { scenario } of warm) {
+    const s = (await scenarios(gw)).find((x) => x.scenario === scenario)!;
+    if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
+    rows.push(await load(s.scenario, target, s.spec, gw));
+  }
+  return rows;
+}
+
 async function load(scenario: string, target: string, spec: Omit<LoadSpec, 'connections' | 'durationS'>, gw?: BenchGateway, connections = CONNECTIONS): Promise<Row> {
   await drive({ ...spec, connections, durationS: 1 }); // warm-up: JIT, pools, keep-alive sockets
   const cpuBefore = gw?.cpuUs() ?? 0;
@@ -146,13 +166,7 @@ async function main(): Promise<void> {
     if (ONLY) {
       // Only the chosen gateway scenarios, each beside its pass-through (nlweb-json on the same gateway).
       for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
-        const chosen = (await scenarios(gw)).filter((x) => x.scenario === 'nlweb-json' || ONLY.test(x.scenario));
-        // Every chosen scenario warms up before any is measured: the first one measured would otherwise run on colder code.
-        for (const s of chosen) await drive({ ...s.spec, connections: CONNECTIONS, durationS: 2 });
-        for (const s of chosen) {
-          if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
-          rows.push(await load(s.scenario, target, s.spec, gw));
-        }
+        rows.push(...(await measureScenarios(target, gw, (name) => name === 'nlweb-json' || ONLY.test(name))));
       }
       return report(rows, cores, haveNginx, extra);
     }
@@ -162,16 +176,7 @@ async function main(): Promise<void> {
     floor = await startPlatformFloor(upstreamUrl);
     rows.push(await load('nlweb-json', FLOOR, askSpec(floor.url)));
     for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
-      const all = await scenarios(gw);
-      // As in a BENCH_ONLY run, every scenario warms before any is measured. Without it the first
-      // one, `nlweb-json` (every ratio's pass-through), ran on the coldest code and the youngest heap:
-      // 480-545 CPU µs per request against 270-350 once warm (issue 25), which flattered every other
-      // scenario's ratio and understated the gateway against the floor.
-      for (const s of all) await drive({ ...s.spec, connections: CONNECTIONS, durationS: 2 });
-      for (const s of all) {
-        if (!(await s.check())) throw new Error(`${s.scenario} on ${target} does not answer as expected`);
-        rows.push(await load(s.scenario, target, s.spec, gw));
-      }
+      rows.push(...(await measureScenarios(target, gw, () => true)));
       // What the memory is after the gateway's scenarios: RSS against V8's live heap and what it reserves.
       const heap = await heapFigures(gw);
       extra[`memoryAfterScenarios:${target}`] = heap;

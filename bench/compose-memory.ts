@@ -1,0 +1,115 @@
+/**
+ * `npm run bench:compose` (issue 23): what one gateway container of the shipped docker-compose.yml
+ * holds, idle and after load, beside the target (≤ 150 MiB). The stack runs as shipped (WORKERS=auto,
+ * the Redis store, nginx in front) with one change: the gateway-wide rate limit is lifted in a copy
+ * of deploy/gateway.yaml mounted in its place, because the load comes from one address. The load:
+ * COMPOSE_ASKS (10,000) first-turn `/ask` through nginx from 32 connections.
+ *
+ * Per container: `docker stats` (the cgroup's memory less its page cache, what an orchestrator's
+ * limit is held against) and, per process inside it (the cluster primary and its workers), RSS and
+ * its private part (`RssAnon`: the node binary's pages are shared by every process of the image).
+ * Writes bench/results/compose.json. Needs a Docker daemon (`../shared/tools/local-images.sh up` on
+ * the development machine); without one it says so and exits 0. Not part of `npm test`.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { parse, stringify } from 'yaml';
+import { freePort } from '../test/support/redis.ts';
+
+const ROOT = new URL('../', import.meta.url).pathname;
+const ASKS = Number(process.env.COMPOSE_ASKS ?? 10_000);
+const TARGET_MIB = 150;
+const PROJECT = `nlgate-bench-${process.pid}`;
+const GATEWAYS = ['gateway-a', 'gateway-b'];
+const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+if (spawnSync('docker', ['info'], { stdio: 'ignore' }).status !== 0) {
+  console.log('no Docker daemon answers `docker info`: nothing measured');
+  process.exit(0);
+}
+const composeCmd = spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' }).status === 0 ? ['docker', 'compose'] : ['docker-compose'];
+
+const lifted = join(ROOT, `.nlgate-compose-bench-${process.pid}.yaml`);
+const override = join(ROOT, `.nlgate-compose-bench-${process.pid}.override.yml`);
+const config = parse(readFileSync(join(ROOT, 'deploy/gateway.yaml'), 'utf8')) as Record<string, unknown>;
+writeFileSync(lifted, stringify({ ...config, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
+const mount = { volumes: [`${lifted}:/app/deploy/gateway.yaml:ro`] };
+writeFileSync(override, stringify({ services: Object.fromEntries(GATEWAYS.map((g) => [g, mount])) }));
+const port = await freePort();
+const compose = (...args: string[]) =>
+  run(composeCmd[0]!, [...composeCmd.slice(1), '-p', PROJECT, '-f', 'docker-compose.yml', '-f', override, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NLGATE_PORT: String(port) },
+    timeout: 900_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+/** docker stats' memory figure of a container, in MiB. */
+async function containerMiB(service: string): Promise<number> {
+  const id = (await compose('ps', '-q', service)).stdout.trim();
+  const usage = (await run('docker', ['stats', '--no-stream', '--format', '{{.MemUsage}}', id])).stdout.trim().split(' / ')[0]!;
+  const m = usage.match(/^([\d.]+)\s*([KMG]i?B)$/)!;
+  return Number(m[1]) * ({ KiB: 1 / 1024, KB: 1 / 1024, MiB: 1, MB: 1, GiB: 1024, GB: 1024 } as Record<string, number>)[m[2]!]!;
+}
+
+/** RSS and RssAnon of each node process inside a container, in MiB. */
+async function processes(service: string): Promise<Array<{ pid: number; rssMiB: number; anonMiB: number }>> {
+  const script = 'for s in /proc/[0-9]*/status; do grep -q "^Name:.*node" "$s" && echo "$s $(grep -E "^(VmRSS|RssAnon):" "$s" | tr -s " " | tr "\\n" " ")"; done; true';
+  const out = (await compose('exec', '-T', service, 'sh', '-c', script)).stdout;
+  return out
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => ({
+      pid: Number(line.match(/\/proc\/(\d+)\//)![1]),
+      rssMiB: Number(line.match(/VmRSS: (\d+)/)![1]) / 1024,
+      anonMiB: Number(line.match(/RssAnon: (\d+)/)![1]) / 1024,
+    }));
+}
+
+async function snapshot(label: string) {
+  const rows = [];
+  for (const service of GATEWAYS) rows.push({ service, containerMiB: await containerMiB(service), processes: await processes(service) });
+  for (const r of rows) {
+    const procs = r.processes.map((p) => `pid ${p.pid} ${p.rssMiB.toFixed(0)} (${p.anonMiB.toFixed(0)} private)`).join(', ');
+    console.log(`  ${label.padEnd(22)} ${r.service}: ${r.containerMiB.toFixed(1)} MiB; node processes, RSS MiB: ${procs}`);
+  }
+  return rows;
+}
+
+const lb = `http://127.0.0.1:${port}`;
+let result: Record<string, unknown> | undefined;
+try {
+  // The image the file names (`image: nlgate:local`, `build: .`), built as compose would, on the host
+  // network: the build's `npm ci` reaches the registry the way this machine does.
+  await run('docker', ['build', '--network', 'host', '-q', '-t', 'nlgate:local', '.'], { cwd: ROOT, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 });
+  await compose('up', '-d', '--no-build');
+  for (let i = 0; i < 240 && (await fetch(`${lb}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) await sleep(500);
+  await sleep(5000); // past start-up: the console's warm-up and the first probes
+  console.log(`docker-compose.yml as shipped (rate limit lifted), ${ASKS} asks through nginx\n`);
+  const idle = await snapshot('idle');
+  const load = await autocannon({
+    url: `${lb}/ask`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: { text: 'pasta' } }),
+    connections: 32,
+    amount: ASKS,
+  });
+  if (load.non2xx > 0 || load.errors > 0) console.error(`load: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
+  await sleep(2000);
+  const afterLoad = await snapshot(`after ${ASKS} asks`);
+  const worst = Math.max(...afterLoad.map((r) => r.containerMiB));
+  console.log(`\none gateway container after the load: ${worst.toFixed(1)} MiB (target ≤ ${TARGET_MIB}: ${worst <= TARGET_MIB ? 'met' : 'missed'}); ${Math.round(load.requests.average)} asks/s`);
+  result = { date: new Date().toISOString(), asks: ASKS, asksPerS: Math.round(load.requests.average), targetMiB: TARGET_MIB, idle, afterLoad };
+} finally {
+  await compose('down', '-v', '--remove-orphans', '--timeout', '5').catch((err: unknown) => console.error(`compose down: ${String(err)}`));
+  rmSync(lifted, { force: true });
+  rmSync(override, { force: true });
+}
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench/results/compose.json'), JSON.stringify(result, null, 2) + '\n');
