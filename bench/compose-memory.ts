@@ -58,7 +58,8 @@ async function containerMiB(service: string): Promise<number> {
 
 /** RSS and RssAnon of each node process inside a container, in MiB. */
 async function processes(service: string): Promise<Array<{ pid: number; rssMiB: number; anonMiB: number }>> {
-  const script = 'for s in /proc/[0-9]*/status; do grep -q "^Name:.*node" "$s" && echo "$s $(grep -E "^(VmRSS|RssAnon):" "$s" | tr -s " " | tr "\\n" " ")"; done; true';
+  // Node names its main thread `MainThread`, so node processes are found by their command line.
+  const script = 'for d in /proc/[0-9]*; do tr "\\0" " " <"$d/cmdline" 2>/dev/null | grep -q "^node " && echo "$d/ $(grep -E "^(VmRSS|RssAnon):" "$d/status" | tr -s " " | tr "\\n" " ")"; done; true';
   const out = (await compose('exec', '-T', service, 'sh', '-c', script)).stdout;
   return out
     .trim()
@@ -66,8 +67,8 @@ async function processes(service: string): Promise<Array<{ pid: number; rssMiB: 
     .filter(Boolean)
     .map((line) => ({
       pid: Number(line.match(/\/proc\/(\d+)\//)![1]),
-      rssMiB: Number(line.match(/VmRSS: (\d+)/)![1]) / 1024,
-      anonMiB: Number(line.match(/RssAnon: (\d+)/)![1]) / 1024,
+      rssMiB: Number(line.match(/VmRSS:\s+(\d+)/)![1]) / 1024,
+      anonMiB: Number(line.match(/RssAnon:\s+(\d+)/)![1]) / 1024,
     }));
 }
 

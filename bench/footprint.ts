@@ -5,7 +5,7 @@
  * - idle RSS: one replica (`WORKERS=1`, embedded default) 2 s after it listens;
  * - RSS after load: after `FOOTPRINT_ASKS` (75,000) anonymous first-turn asks, memory store, with the
  *   CPU each ask cost the replica.
- * Start, idle and load are measured twice: as `npm start` runs the bundle (V8's defaults) and as the
+ * Start, idle and load are measured twice: as `npm start` runs the bundle (its V8 flags) and as the
  * image runs it (the `ENV` lines of the Dockerfile: NODE_OPTIONS with its V8 heap flags, the malloc
  * threshold), read from the Dockerfile itself so the figures follow what ships.
  * Writes bench/results/footprint.json. Build first (`npm run build`); the script runs dist/cli.js.
@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parse, stringify } from 'yaml';
+import { npmStartFlags } from './lib/gateway.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
@@ -32,10 +33,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `node dist/cli.js serve` (the embedded default, or `config`); resolves at its first /healthz answer. */
-function startReplica(env: Record<string, string>, config?: string): Promise<{ url: string; pid: number; startMs: number; stop(): void }> {
+function startReplica(env: Record<string, string>, flags: string[], config?: string): Promise<{ url: string; pid: number; startMs: number; stop(): void }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['dist/cli.js', 'serve', ...(config ? ['--config', config] : [])], {
+    const child = spawn(process.execPath, [...flags, 'dist/cli.js', 'serve', ...(config ? ['--config', config] : [])], {
       cwd: ROOT,
       env: { ...process.env, ...env, PORT: '0', NLGATE_CONFIG: '', WORKERS: '1' },
       stdio: ['ignore', 'pipe', 'inherit'], // stdout is read to the end: the access log must not fill the pipe
@@ -83,12 +84,12 @@ const cpuUs = (pid: number) => {
 };
 
 /** Start, idle RSS and RSS after the load of one way of running the bundle. */
-async function measure(env: Record<string, string>) {
+async function measure(env: Record<string, string>, flags: string[] = []) {
   const starts: number[] = [];
   const idle: number[] = [];
   const idleAnon: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const replica = await startReplica(env);
+    const replica = await startReplica(env, flags);
     starts.push(replica.startMs);
     await sleep(2000);
     idle.push(rssMiB(replica.pid));
@@ -103,7 +104,7 @@ async function measure(env: Record<string, string>) {
   // FOOTPRINT_MAX_CONVERSATIONS: the memory store's cap, to see what the conversations themselves hold.
   const cap = process.env.FOOTPRINT_MAX_CONVERSATIONS ? { store: { kind: 'memory', maxConversations: Number(process.env.FOOTPRINT_MAX_CONVERSATIONS) } } : {};
   writeFileSync(lifted, stringify({ ...defaults, ...cap, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
-  const loaded = await startReplica(env, lifted).finally(() => rmSync(lifted, { force: true }));
+  const loaded = await startReplica(env, flags, lifted).finally(() => rmSync(lifted, { force: true }));
   const cpuBefore = cpuUs(loaded.pid);
   const load = await autocannon({
     url: `${loaded.url}/ask`,
@@ -122,7 +123,7 @@ async function measure(env: Record<string, string>) {
   return { env, starts, idle, start: median(starts), idleRss: median(idle), idleAnon: median(idleAnon), afterLoad, afterLoadAnon, cpuPerAskUs, asksPerS: Math.round(load.requests.average) };
 }
 
-const asNpmStart = await measure({});
+const asNpmStart = await measure({}, npmStartFlags());
 const asImage = await measure(imageEnv());
 const image = process.env.FOOTPRINT_IMAGE === '0' ? 'not measured (FOOTPRINT_IMAGE=0)' : imageOverBase();
 const rows = [

@@ -45,8 +45,17 @@ function childrenOf(pid: number): number[] {
   return out.split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
 }
 
-/** Starts `nlgate serve` with `config` on a free port; resolves when every worker listens. */
-export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<BenchGateway> {
+/**
+ * The V8 flags `npm start` gives the gateway (`node <flags> dist/cli.js serve` in package.json), so
+ * the bench runs it as `npm start` does; read from package.json so the two never differ.
+ */
+export function npmStartFlags(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  return start.match(/node ((?:--\S+ )*)dist\/cli\.js serve/)?.[1]!.trim().split(' ').filter(Boolean) ?? [];
+}
+
+/** Starts `nlgate serve` with `config` on a free port, as `npm start` runs it; resolves when every worker listens. */
+export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}, nodeArgs: string[] = npmStartFlags()): Promise<BenchGateway> {
   const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
   const compiled = join(ROOT, 'dist/cli.js');
