@@ -13,9 +13,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { parse, stringify } from 'yaml';
 import { npmStartFlags } from './lib/gateway.ts';
+import { firstTurnAsks } from './lib/load.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
@@ -106,21 +106,13 @@ async function measure(env: Record<string, string>, flags: string[] = []) {
   writeFileSync(lifted, stringify({ ...defaults, ...cap, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
   const loaded = await startReplica(env, flags, lifted).finally(() => rmSync(lifted, { force: true }));
   const cpuBefore = cpuUs(loaded.pid);
-  const load = await autocannon({
-    url: `${loaded.url}/ask`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: { text: 'pasta' } }),
-    connections: 32,
-    amount: ASKS,
-  });
-  if (load.non2xx > 0 || load.errors > 0) console.error(`load: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
+  const asksPerS = await firstTurnAsks(loaded.url, ASKS);
   const cpuPerAskUs = Math.round((cpuUs(loaded.pid) - cpuBefore) / ASKS);
   await sleep(2000);
   const afterLoad = rssMiB(loaded.pid);
   const afterLoadAnon = anonMiB(loaded.pid);
   loaded.stop();
-  return { env, starts, idle, start: median(starts), idleRss: median(idle), idleAnon: median(idleAnon), afterLoad, afterLoadAnon, cpuPerAskUs, asksPerS: Math.round(load.requests.average) };
+  return { env, starts, idle, start: median(starts), idleRss: median(idle), idleAnon: median(idleAnon), afterLoad, afterLoadAnon, cpuPerAskUs, asksPerS };
 }
 
 const asNpmStart = await measure({}, npmStartFlags());

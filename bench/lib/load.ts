@@ -83,3 +83,20 @@ export function drive(spec: LoadSpec): Promise<LoadResult> {
   const useWrk = process.env.BENCH_TOOL !== 'autocannon' && wrkAvailable();
   return useWrk ? runWrk(spec) : runAutocannon(spec);
 }
+
+/**
+ * `amount` first-turn NLWeb asks (`POST <base>/ask`, a new conversation each) from 32 connections,
+ * as the footprint benches load a gateway; says on stderr if any was not answered 2xx. Asks/s.
+ */
+export async function firstTurnAsks(base: string, amount: number): Promise<number> {
+  const load = await autocannon({
+    url: `${base}/ask`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: { text: 'pasta' } }),
+    connections: 32,
+    amount,
+  });
+  if (load.non2xx > 0 || load.errors > 0) console.error(`load: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
+  return Math.round(load.requests.average);
+}
