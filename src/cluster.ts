@@ -9,9 +9,18 @@ import { availableParallelism } from 'node:os';
 import type { GatewayConfig } from './config/schema.ts';
 import type { Logger } from './base/logger.ts';
 
+/** The worker count `WORKERS` names (a number or `auto`), or undefined when it names none. */
+export function workersFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.WORKERS;
+  return raw === undefined || raw === '' ? undefined : parseWorkers(raw);
+}
+
 /** The worker count a config asks for: `WORKERS` (a number or `auto`) over `server.workers`. */
 export function workerCount(config: GatewayConfig, env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.WORKERS !== undefined && env.WORKERS !== '' ? env.WORKERS : config.server.workers;
+  return workersFromEnv(env) ?? parseWorkers(config.server.workers);
+}
+
+function parseWorkers(raw: unknown): number {
   if (raw === 'auto') return availableParallelism();
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`WORKERS must be "auto" or a whole number from 1 to 256 (got "${String(raw)}")`);
@@ -33,39 +42,52 @@ export function workersProblem(config: GatewayConfig, workers: number): string |
 export const isWorker = (): boolean => cluster.isWorker;
 
 const RESTART_DELAY_MS = 1_000;
+/** A worker's exit code for a config it cannot run (sysexits' EX_CONFIG): its primary stops, exit 1. */
+export const EXIT_CONFIG = 78;
 
 /**
- * Runs the primary: forks `count` workers, replaces one that dies unexpectedly, and on SIGTERM or
- * SIGINT asks every worker to stop (each closes its listener and store) before exiting. Resolves
- * with the exit code once all workers are gone after a stop.
+ * Runs the primary: forks one worker, and the other `count - 1` once it listens (the first worker
+ * loads and checks the config, so a bad one is reported once, and a primary started by `WORKERS`
+ * never loads it); replaces a worker that dies unexpectedly; stops when a worker exits with
+ * EXIT_CONFIG (the config cannot run: replacing it would loop); and on SIGTERM or SIGINT asks
+ * every worker to stop (each closes its listener and store) before exiting. Resolves with the exit
+ * code once all workers are gone after a stop.
  */
 export function runPrimary(count: number, log: Logger): Promise<number> {
   let stopping = false;
+  let forked = 1;
   const fork = (): Worker => cluster.fork({ NLGATE_WORKER: '1' });
-  for (let i = 0; i < count; i++) fork();
-  log.info({ workers: count, pid: process.pid }, 'nlgate primary started its workers');
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    log.warn({ worker: worker.process.pid, code, signal }, 'a worker exited: starting another');
-    setTimeout(() => !stopping && fork(), RESTART_DELAY_MS).unref();
+  fork();
+  cluster.on('listening', () => {
+    for (; forked < count; forked++) fork();
   });
+  log.info({ workers: count, pid: process.pid }, 'nlgate primary started its workers');
   return new Promise((resolve) => {
-    const stop = (signal: string) => {
+    let code = 0;
+    const stop = (reason: string) => {
       if (stopping) return;
       stopping = true;
-      log.info({ signal }, 'stopping the workers');
-      const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-      if (workers.length === 0) return resolve(0);
+      log.info({ reason }, 'stopping the workers');
+      const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+      if (workers.length === 0) return resolve(code);
       let left = workers.length;
-      let failed = false;
       for (const w of workers) {
-        w.once('exit', (code) => {
-          failed ||= code !== 0;
-          if (--left === 0) resolve(failed ? 1 : 0);
+        w.once('exit', (exitCode) => {
+          if (exitCode !== 0) code = 1;
+          if (--left === 0) resolve(code);
         });
         w.process.kill('SIGTERM');
       }
     };
+    cluster.on('exit', (worker, exitCode, signal) => {
+      if (stopping) return;
+      if (exitCode === EXIT_CONFIG) {
+        code = 1; // the worker said why on stderr
+        return stop('a worker cannot run the config');
+      }
+      log.warn({ worker: worker.process.pid, code: exitCode, signal }, 'a worker exited: starting another');
+      setTimeout(() => !stopping && fork(), RESTART_DELAY_MS).unref();
+    });
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });

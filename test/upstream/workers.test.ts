@@ -2,7 +2,9 @@
  * `server.workers` (issue 12 "Use every core"): two workers behind one port sharing one Redis store
  * both answer (distinct replica ids on /readyz, over fresh connections the primary hands out in
  * turn), and SIGTERM stops all of them cleanly.
- * The memory store with more than one worker is a config error that says why.
+ * The memory store with more than one worker is a config error that says why. With WORKERS set,
+ * the primary loads no config (issue 23): its first worker does, and a config the workers cannot
+ * run stops the primary with exit 1, said once.
  */
 import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -85,4 +87,62 @@ describe('workers with the memory store', () => {
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('WORKERS must be "auto" or a whole number');
   });
+});
+
+describeOwnRedis('WORKERS=2 from the environment: the primary loads no config, its first worker does', () => {
+  let redis: RedisServer;
+  let gw: GatewayProcess;
+  beforeAll(async () => {
+    redis = await startRedis();
+    gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, agents: [CATALOG_AGENT] }, { WORKERS: '2' });
+    await gw.waitForOutput(LISTENING, 2);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await redis?.stop();
+  });
+
+  it('both workers answer, and SIGTERM stops them and the primary with exit 0', async () => {
+    const replicas = new Set<string>();
+    for (let i = 0; i < 40 && replicas.size < 2; i++) {
+      const dispatcher = new Agent({ pipelining: 0 });
+      const res = await request(`${gw.url}/readyz`, { dispatcher, reset: true });
+      replicas.add(((await res.body.json()) as { replica: string }).replica);
+      await dispatcher.close();
+    }
+    expect(replicas.size).toBe(2);
+    await gw.stop();
+    expect(gw.child.exitCode).toBe(0);
+  });
+});
+
+describe('WORKERS=2 and a config the workers cannot run', () => {
+  const serve = (config: Record<string, unknown>) => {
+    const file = join(REPO_ROOT, `.nlgate-workers-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
+    writeFileSync(file, stringify(config));
+    try {
+      return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--config', file], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, WORKERS: '2', PORT: '0', HOST: '127.0.0.1' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  };
+
+  it('the memory store: the primary stops with exit 1, the reason said once (not a restart loop)', () => {
+    const out = serve({ agents: [CATALOG_AGENT] });
+    expect(out.status).toBe(1);
+    expect(out.stderr.match(/the memory store keeps state inside one process/g)).toHaveLength(1);
+    expect(out.stdout).not.toContain('starting another');
+  }, 40_000);
+
+  it('an invalid config: the primary stops with exit 1 and the worker says what is wrong', () => {
+    const out = serve({ agents: [{ name: 'x', kind: 'no-such-kind', url: 'http://127.0.0.1:9' }] });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('unknown kind "no-such-kind"');
+    expect(out.stdout).toContain('a worker cannot run the config');
+  }, 40_000);
 });
