@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { GatewayError } from '../../base/errors.ts';
 import { handleProblem } from '../../core/ownership.ts';
 
@@ -27,5 +27,5 @@ export function contextConversation(contextId: string): string {
   if (contextId.length < MIN_CLIENT_CONTEXT_ID) {
     throw new GatewayError('INVALID_REQUEST', `contextId must be at least ${MIN_CLIENT_CONTEXT_ID} characters (or left out: the agent then assigns one)`);
   }
-  return handleProblem(contextId, 'contextId') === undefined ? contextId : `${HASHED_PREFIX}${createHash('sha256').update(contextId).digest('base64url')}`;
+  return handleProblem(contextId, 'contextId') === undefined ? contextId : `${HASHED_PREFIX}${hash('sha256', contextId, 'base64url')}`;
 }

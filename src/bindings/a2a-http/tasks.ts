@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Message, Task } from '@a2a-js/sdk';
 import { isVerifiedId } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -52,7 +52,7 @@ export interface StoredAnswer {
   history: unknown[];
 }
 
-const hashOf = (taskId: string) => createHash('sha256').update(taskId).digest('base64url');
+const hashOf = (taskId: string) => hash('sha256', taskId, 'base64url');
 /** A task id as the gateway mints it (`newToken('task')`): 128 random bits, a valid key as it is. */
 const MINTED_ID = /^task_[A-Za-z0-9_-]{22}$/;
 

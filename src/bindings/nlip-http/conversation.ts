@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { handleProblem, MIN_CLIENT_HANDLE_CHARS } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
@@ -40,7 +40,7 @@ function mintedConversation(part: NlipPart): string | undefined {
 function handleOf(part: NlipPart): string | undefined {
   if (typeof part.content !== 'string' || part.content.length < MIN_MAPPED_TOKEN || part.content.length > MAX_MAPPED_TOKEN) return undefined;
   if (mintedConversation(part) !== undefined) return undefined;
-  return createHash('sha256').update(part.content).digest('base64url');
+  return hash('sha256', part.content, 'base64url');
 }
 
 /**
