@@ -8,8 +8,9 @@
  * Per container: `docker stats` (the cgroup's memory less its page cache, what an orchestrator's
  * limit is held against) and, per process inside it (the cluster primary and its workers), RSS and
  * its private part (`RssAnon`: the node binary's pages are shared by every process of the image).
- * Writes bench/results/compose.json. Needs a Docker daemon (`../shared/tools/local-images.sh up` on
- * the development machine); without one it says so and exits 0. Not part of `npm test`.
+ * Writes bench/results/compose.json. Needs a Docker daemon (on the development machine, the one
+ * .ci/run starts with local stand-ins for the base images); without one it says so and exits 0.
+ * Not part of `npm test`.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -19,6 +19,20 @@ import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis
 const LISTENING = /"pid":(\d+)[^\n]*nlgate listening/g;
 const CATALOG_AGENT = { name: 'recipes', kind: 'catalog', file: 'examples/catalog/recipes.jsonl' };
 
+/** How many distinct ready replicas answer `/readyz` at `url` (up to 2), over fresh connections: the primary hands them out round-robin. */
+async function replicasAnswering(url: string): Promise<number> {
+  const replicas = new Set<string>();
+  for (let i = 0; i < 40 && replicas.size < 2; i++) {
+    const dispatcher = new Agent({ pipelining: 0 });
+    const res = await request(`${url}/readyz`, { dispatcher, reset: true });
+    const body = (await res.body.json()) as { status: string; replica: string };
+    expect(body.status).toBe('ready');
+    replicas.add(body.replica);
+    await dispatcher.close();
+  }
+  return replicas.size;
+}
+
 describeOwnRedis('workers: 2 with the Redis store', () => {
   let redis: RedisServer;
   let gw: GatewayProcess;
@@ -35,17 +49,7 @@ describeOwnRedis('workers: 2 with the Redis store', () => {
   });
 
   it('both workers answer on the one port, with distinct replica ids', async () => {
-    const replicas = new Set<string>();
-    // A fresh connection per request: the primary distributes connections round-robin.
-    for (let i = 0; i < 40 && replicas.size < 2; i++) {
-      const dispatcher = new Agent({ pipelining: 0 });
-      const res = await request(`${gw.url}/readyz`, { dispatcher, reset: true });
-      const body = (await res.body.json()) as { status: string; replica: string };
-      expect(body.status).toBe('ready');
-      replicas.add(body.replica);
-      await dispatcher.close();
-    }
-    expect(replicas.size).toBe(2);
+    expect(await replicasAnswering(gw.url)).toBe(2);
   });
 
   it('SIGTERM stops every worker and the primary exits 0', async () => {
@@ -103,14 +107,7 @@ describeOwnRedis('WORKERS=2 from the environment: the primary loads no config, i
   });
 
   it('both workers answer, and SIGTERM stops them and the primary with exit 0', async () => {
-    const replicas = new Set<string>();
-    for (let i = 0; i < 40 && replicas.size < 2; i++) {
-      const dispatcher = new Agent({ pipelining: 0 });
-      const res = await request(`${gw.url}/readyz`, { dispatcher, reset: true });
-      replicas.add(((await res.body.json()) as { replica: string }).replica);
-      await dispatcher.close();
-    }
-    expect(replicas.size).toBe(2);
+    expect(await replicasAnswering(gw.url)).toBe(2);
     await gw.stop();
     expect(gw.child.exitCode).toBe(0);
   });
