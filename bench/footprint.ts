@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { npmStartFlags } from './lib/gateway.ts';
+import { cpuUsOf, npmStartFlags } from './lib/gateway.ts';
 import { firstTurnAsks } from './lib/load.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
@@ -78,11 +78,6 @@ function imageEnv(): Record<string, string> {
   return env;
 }
 
-const cpuUs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
-
 /** Start, idle RSS and RSS after the load of one way of running the bundle. */
 async function measure(env: Record<string, string>, flags: string[] = []) {
   const starts: number[] = [];
@@ -105,9 +100,9 @@ async function measure(env: Record<string, string>, flags: string[] = []) {
   const cap = process.env.FOOTPRINT_MAX_CONVERSATIONS ? { store: { kind: 'memory', maxConversations: Number(process.env.FOOTPRINT_MAX_CONVERSATIONS) } } : {};
   writeFileSync(lifted, stringify({ ...defaults, ...cap, limits: { gatewayRateLimit: { requests: 10_000_000, windowMs: 60_000 } } }));
   const loaded = await startReplica(env, flags, lifted).finally(() => rmSync(lifted, { force: true }));
-  const cpuBefore = cpuUs(loaded.pid);
+  const cpuBefore = cpuUsOf(loaded.pid);
   const asksPerS = await firstTurnAsks(loaded.url, ASKS);
-  const cpuPerAskUs = Math.round((cpuUs(loaded.pid) - cpuBefore) / ASKS);
+  const cpuPerAskUs = Math.round((cpuUsOf(loaded.pid) - cpuBefore) / ASKS);
   await sleep(2000);
   const afterLoad = rssMiB(loaded.pid);
   const afterLoadAnon = anonMiB(loaded.pid);

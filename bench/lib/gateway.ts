@@ -31,7 +31,7 @@ function rssOf(pid: number): number {
 }
 
 /** User + system CPU time of a process so far, in µs (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuUsOf(pid: number): number {
+export function cpuUsOf(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;

@@ -33,34 +33,41 @@ async function replicasAnswering(url: string): Promise<number> {
   return replicas.size;
 }
 
-describeOwnRedis('workers: 2 with the Redis store', () => {
-  let redis: RedisServer;
-  let gw: GatewayProcess;
-  beforeAll(async () => {
-    redis = await startRedis();
-    gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, server: { workers: 2 }, agents: [CATALOG_AGENT] });
-    // spawnGateway resolves on the first worker's line; the second may still be loading (regression:
-    // on a loaded CI machine every request went to the first worker, which alone was listening).
-    await gw.waitForOutput(LISTENING, 2);
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await redis?.stop();
-  });
+// Two ways to ask for two workers: the config file (the primary loads it), or WORKERS (the primary
+// loads no config; its first worker does, issue 23). Each serves and stops the same way.
+for (const [how, workersInFile, env] of [
+  ['server.workers: 2 in the file', { server: { workers: 2 } }, {}],
+  ['WORKERS=2 from the environment (the primary loads no config)', {}, { WORKERS: '2' }],
+] as const) {
+  describeOwnRedis(`workers with the Redis store: ${how}`, () => {
+    let redis: RedisServer;
+    let gw: GatewayProcess;
+    beforeAll(async () => {
+      redis = await startRedis();
+      gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, ...workersInFile, agents: [CATALOG_AGENT] }, env);
+      // spawnGateway resolves on the first worker's line; the second may still be loading (regression:
+      // on a loaded CI machine every request went to the first worker, which alone was listening).
+      await gw.waitForOutput(LISTENING, 2);
+    });
+    afterAll(async () => {
+      await gw?.stop();
+      await redis?.stop();
+    });
 
-  it('both workers answer on the one port, with distinct replica ids', async () => {
-    expect(await replicasAnswering(gw.url)).toBe(2);
-  });
+    it('both workers answer on the one port, with distinct replica ids', async () => {
+      expect(await replicasAnswering(gw.url)).toBe(2);
+    });
 
-  it('SIGTERM stops every worker and the primary exits 0', async () => {
-    const pids = [...gw.output().matchAll(LISTENING)].map((m) => Number(m[1]));
-    expect(pids).toHaveLength(2);
-    await gw.stop();
-    expect(gw.child.exitCode).toBe(0);
-    expect(gw.output()).toContain('stopping the workers');
-    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    it('SIGTERM stops every worker and the primary exits 0', async () => {
+      const pids = [...gw.output().matchAll(LISTENING)].map((m) => Number(m[1]));
+      expect(pids).toHaveLength(2);
+      await gw.stop();
+      expect(gw.child.exitCode).toBe(0);
+      expect(gw.output()).toContain('stopping the workers');
+      for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    });
   });
-});
+}
 
 describe('workers with the memory store', () => {
   const check = (config: Record<string, unknown>, env: Record<string, string> = {}) => {
@@ -90,26 +97,6 @@ describe('workers with the memory store', () => {
     const out = check({ agents: [CATALOG_AGENT] }, { WORKERS: 'many' });
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('WORKERS must be "auto" or a whole number');
-  });
-});
-
-describeOwnRedis('WORKERS=2 from the environment: the primary loads no config, its first worker does', () => {
-  let redis: RedisServer;
-  let gw: GatewayProcess;
-  beforeAll(async () => {
-    redis = await startRedis();
-    gw = await spawnGateway({ store: { kind: 'redis', url: redis.url }, agents: [CATALOG_AGENT] }, { WORKERS: '2' });
-    await gw.waitForOutput(LISTENING, 2);
-  });
-  afterAll(async () => {
-    await gw?.stop();
-    await redis?.stop();
-  });
-
-  it('both workers answer, and SIGTERM stops them and the primary with exit 0', async () => {
-    expect(await replicasAnswering(gw.url)).toBe(2);
-    await gw.stop();
-    expect(gw.child.exitCode).toBe(0);
   });
 });
 

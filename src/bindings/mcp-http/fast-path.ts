@@ -24,6 +24,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import type { McpCall } from './call.ts';
+import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from './json-shape.ts';
 import { protocolError, unknownTool } from './render.ts';
 import { DISCOVER_VERSIONS, INSTRUCTIONS, SERVER_INFO, endpointCapabilities, type ServerDeps } from './server.ts';
 import { TASKS_EXTENSION } from './task-extension.ts';
@@ -40,8 +41,6 @@ const BASE64_SENTINEL = '=?base64?';
 /** 2026-07-28 results whose operations are cacheable (SEP-2549): the SDK fills these defaults. */
 const CACHE_DEFAULTS = { ttlMs: 0, cacheScope: 'private' };
 
-type Params = Record<string, unknown>;
-
 /** A request the fast path has accepted: its JSON-RPC id, method, params (envelope keys lifted) and envelope. */
 interface Accepted {
   id: string | number;
@@ -50,22 +49,7 @@ interface Accepted {
   envelope: Params;
 }
 
-function isPlainObject(value: unknown): value is Params {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function onlyKeys(o: Params, allowed: readonly string[]): boolean {
-  for (const k in o) if (!allowed.includes(k)) return false;
-  return true;
-}
-
-const MESSAGE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 const CLIENT_INFO_KEYS = ['name', 'version'];
-
-/** A JSON-RPC id as the SDK's `RequestIdSchema` takes it: a string, or a safe integer. */
-function isRequestId(id: unknown): id is string | number {
-  return typeof id === 'string' || Number.isSafeInteger(id);
-}
 
 /** Client capabilities of the plainest kinds: none, `roots` (with or without `listChanged`), `sampling: {}`. */
 function plainCapabilities(caps: unknown): boolean {

@@ -4,9 +4,9 @@
  * fast path validates, orders and encodes results and errors exactly as the SDK path does.
  */
 import { ProtocolError, Server, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { isPlainObject, type Params } from './json-shape.ts';
 import { SERVER_INFO } from './server.ts';
 
-type Params = Record<string, unknown>;
 
 /** What the fast path uses of the codec (the SDK's internal `WireCodec`). */
 export interface LegacyCodec {
@@ -33,10 +33,6 @@ export function errorMessage(codec: LegacyCodec, id: string | number, err: unkno
   const e = err as { code?: unknown; message?: string; data?: unknown };
   const code = Number.isSafeInteger(e.code) ? (e.code as number) : -32603;
   return { jsonrpc: '2.0', id, error: { code: codec.encodeErrorCode(code), message: e.message ?? 'Internal error', ...(e.data !== undefined ? { data: e.data } : {}) } };
-}
-
-function isPlainObject(value: unknown): value is Params {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** The keys the 2025 `RequestMeta` schema (a result's `_meta`) parses itself instead of passing them through. */

@@ -15,14 +15,13 @@ import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import { elicitationModes, tasksEnabled, type McpCall } from './call.ts';
 import type { OnSent, SessionExchanges } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
+import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from './json-shape.ts';
 import { checkedToolResult, errorMessage, legacyCodec, type LegacyCodec } from './legacy-codec.ts';
 import { protocolError, unknownTool } from './render.ts';
 import type { ServerDeps } from './server.ts';
 import { clientSessionOf } from './session-link.ts';
 import { SseAnswer, oneWriteAnswer } from './sse-answer.ts';
 import { toolSurface } from './tools.ts';
-
-type Params = Record<string, unknown>;
 
 /** A plain request of a 2025 session, as the fast path accepted it. */
 export interface PlainSessionRequest {
@@ -33,23 +32,8 @@ export interface PlainSessionRequest {
   args?: Params;
 }
 
-const MESSAGE_KEYS = ['jsonrpc', 'id', 'method', 'params'];
 /** The first revision of the 2026 era: a header naming it or later routes to the modern path. */
 const FIRST_MODERN = '2026-07-28';
-
-function isPlainObject(value: unknown): value is Params {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function onlyKeys(o: Params, allowed: readonly string[]): boolean {
-  for (const k in o) if (!allowed.includes(k)) return false;
-  return true;
-}
-
-/** A JSON-RPC id as the SDK's `RequestIdSchema` takes it: a string, or a safe integer. */
-function isRequestId(id: unknown): id is string | number {
-  return typeof id === 'string' || Number.isSafeInteger(id);
-}
 
 /**
  * Whether a request is a plain request of a 2025 session the fast path answers as the SDK does,
