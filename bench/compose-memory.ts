@@ -1,6 +1,6 @@
 /**
  * `npm run bench:compose` (issue 23): what one gateway container of the shipped docker-compose.yml
- * holds, idle and after load, beside the target (≤ 150 MiB). The stack runs as shipped (WORKERS=auto,
+ * holds, idle, right after load and once quiet again, beside the target (≤ 150 MiB). The stack runs as shipped (WORKERS=auto,
  * the Redis store, nginx in front) with one change: the gateway-wide rate limit is lifted in a copy
  * of deploy/gateway.yaml mounted in its place, because the load comes from one address. The load:
  * COMPOSE_ASKS (10,000) first-turn `/ask` through nginx from 32 connections.
@@ -23,6 +23,8 @@ import { firstTurnAsks } from './lib/load.ts';
 const ROOT = new URL('../', import.meta.url).pathname;
 const ASKS = Number(process.env.COMPOSE_ASKS ?? 10_000);
 const TARGET_MIB = 150;
+/** Two idle looks (server.idleReleaseMs, 5 s) and a margin: a worker has given back its spare heap. */
+const QUIET_MS = 12_000;
 const PROJECT = `nlgate-bench-${process.pid}`;
 const GATEWAYS = ['gateway-a', 'gateway-b'];
 const run = promisify(execFile);
@@ -91,15 +93,24 @@ try {
   await run('docker', ['build', '--network', 'host', '-q', '-t', 'nlgate:local', '.'], { cwd: ROOT, timeout: 900_000, maxBuffer: 64 * 1024 * 1024 });
   await compose('up', '-d', '--no-build');
   for (let i = 0; i < 240 && (await fetch(`${lb}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) await sleep(500);
-  await sleep(5000); // past start-up: the console's warm-up and the first probes
+  // Past start-up (the console's warm-up, the first probes) and past the first idle look, at which
+  // each worker gives start-up's spare heap back (server.idleReleaseMs, 5 s).
+  await sleep(QUIET_MS);
   console.log(`docker-compose.yml as shipped (rate limit lifted), ${ASKS} asks through nginx\n`);
   const idle = await snapshot('idle');
   const asksPerS = await firstTurnAsks(lb, ASKS);
   await sleep(2000);
   const afterLoad = await snapshot(`after ${ASKS} asks`);
-  const worst = Math.max(...afterLoad.map((r) => r.containerMiB));
-  console.log(`\none gateway container after the load: ${worst.toFixed(1)} MiB (target ≤ ${TARGET_MIB}: ${worst <= TARGET_MIB ? 'met' : 'missed'}); ${asksPerS} asks/s`);
-  result = { date: new Date().toISOString(), asks: ASKS, asksPerS, targetMiB: TARGET_MIB, idle, afterLoad };
+  // Then quiet: the workers return what the load grew at their next quiet look.
+  await sleep(QUIET_MS);
+  const onceQuiet = await snapshot('quiet again');
+  const verdict = (rows: Array<{ containerMiB: number }>) => {
+    const worst = Math.max(...rows.map((r) => r.containerMiB));
+    return `${worst.toFixed(1)} MiB (target ≤ ${TARGET_MIB}: ${worst <= TARGET_MIB ? 'met' : 'missed'})`;
+  };
+  console.log(`\none gateway container right after the load: ${verdict(afterLoad)}; ${asksPerS} asks/s`);
+  console.log(`one gateway container ${QUIET_MS / 1000} s after it: ${verdict(onceQuiet)}`);
+  result = { date: new Date().toISOString(), asks: ASKS, asksPerS, targetMiB: TARGET_MIB, idle, afterLoad, onceQuiet };
 } finally {
   await compose('down', '-v', '--remove-orphans', '--timeout', '5').catch((err: unknown) => console.error(`compose down: ${String(err)}`));
   rmSync(lifted, { force: true });

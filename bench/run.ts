@@ -175,12 +175,21 @@ async function main(): Promise<void> {
     // The platform floor: the least a Node gateway on this stack can cost (bench/lib/platform-floor.ts).
     floor = await startPlatformFloor(upstreamUrl);
     rows.push(await load('nlweb-json', FLOOR, askSpec(floor.url)));
-    for (const [target, gw] of [['nlgate memory', mem], ['nlgate redis', red]] as const) {
+    const gateways = [['nlgate memory', mem], ['nlgate redis', red]] as const;
+    for (const [target, gw] of gateways) {
       rows.push(...(await measureScenarios(target, gw, () => true)));
       // What the memory is after the gateway's scenarios: RSS against V8's live heap and what it reserves.
       const heap = await heapFigures(gw);
       extra[`memoryAfterScenarios:${target}`] = heap;
       console.log(`  ${target} after its scenarios: ${JSON.stringify(heap)}`);
+    }
+    // And once the load has stopped: a replica gives its spare heap back at its next quiet look
+    // (server.idleReleaseMs, 5 s; src/runtime/idle-release.ts). Two looks and a margin.
+    await new Promise((r) => setTimeout(r, 12_000));
+    for (const [target, gw] of gateways) {
+      const heap = await heapFigures(gw);
+      extra[`memoryOnceQuiet:${target}`] = heap;
+      console.log(`  ${target} 12 s after: ${JSON.stringify(heap)}`);
     }
 
     console.log('\nMCP tools/call to one stdio MCP server: through nlgate and through mcp-proxy');

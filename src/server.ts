@@ -6,6 +6,7 @@ import type { LoadedConfig } from './config/load.ts';
 import type { Limits } from './config/schema.ts';
 import type { Logger } from './base/logger.ts';
 import { capConnections, connectionOptions } from './edge/connections.ts';
+import { exposedGc, releaseMemoryWhenIdle } from './runtime/idle-release.ts';
 
 export interface RunningServer extends ComposedNlgate {
   url: string;
@@ -51,6 +52,9 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   // The same composition a library user gets (src/lib): the server only adds the listener.
   const gw = await composeNlgate(config, { log, baseDir: loaded.baseDir });
   const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
+  // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts).
+  const idle = releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log });
+  if (cfg.idleReleaseMs > 0 && !exposedGc()) log.debug('idle memory release is off: Node runs without --expose-gc');
   let metrics: { server: ServerType; url: string } | undefined;
   if (cfg.metricsPort !== undefined) {
     const metricsApp = new Hono().get('/metrics', (c) => gw.telemetry.metricsResponse(c));
@@ -59,6 +63,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   let stopping: Promise<{ released: number }> | undefined;
   const shutdown = (): Promise<{ released: number }> =>
     (stopping ??= (async () => {
+      idle.stop();
       gw.setDraining();
       if (cfg.shutdownDelayMs > 0) await sleep(cfg.shutdownDelayMs);
       const deadline = Date.now() + cfg.shutdownGraceMs;
@@ -80,6 +85,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
     ...(metrics ? { metricsUrl: metrics.url } : {}),
     shutdown,
     stop: async () => {
+      idle.stop();
       await closeServer(server);
       if (metrics) await closeServer(metrics.server);
       await gw.close();

@@ -122,5 +122,6 @@ export async function heapFigures(gw: BenchGateway): Promise<Record<string, numb
     heapTotalMiB: mib(/^nodejs_heap_size_total_bytes (\d+)/m),
     newSpaceMiB: mib(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m),
     oldSpaceMiB: mib(/^nodejs_heap_space_size_total_bytes\{space="old"\} (\d+)/m),
+    externalMiB: mib(/^nodejs_external_memory_bytes (\d+)/m),
   };
 }

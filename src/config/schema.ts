@@ -59,6 +59,12 @@ export const ServerConfigSchema = z
     /** On SIGTERM, how long `/readyz` says unready while still serving, so load balancers stop sending first. */
     shutdownDelayMs: z.number().int().nonnegative().default(0),
     /**
+     * Every this many ms, a replica that answered no more than one request a second since the last
+     * look, and grew by 8 MiB since its last release, returns V8's spare heap to the system (at most
+     * once in six periods). Needs Node's `--expose-gc` (`npm start` and the image set it). 0: never.
+     */
+    idleReleaseMs: z.number().int().nonnegative().default(5000),
+    /**
      * Gateway processes on this machine (Node `cluster`, sharing the listener and the store):
      * `auto` is one per core. More than one needs the Redis store. `WORKERS` overrides it.
      */

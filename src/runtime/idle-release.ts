@@ -1,0 +1,83 @@
+import type { Server } from 'node:http';
+import type { Logger } from '../base/logger.ts';
+
+/**
+ * V8's `gc` function, present when Node runs with `--expose-gc` (`npm start` and the image set it).
+ * The `last-resort` flavor is `Heap::CollectAllAvailableGarbage`: full collections until nothing more
+ * is freed, then the heap's free pages are returned to the system. A plain `gc()` frees the same
+ * objects but keeps the pages, so RSS does not move (docs/benchmarks.md "Memory after the bench").
+ */
+export type GcFunction = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => unknown;
+
+export interface IdleReleaseOptions {
+  /** How often to look; a look at which the last period was quiet may release. */
+  periodMs: number;
+  /** The RSS growth since the last release (or since start) that is worth a release, in bytes. */
+  minGrowthBytes?: number;
+  /** The least time between two releases, whatever the traffic does (default: six periods). */
+  minIntervalMs?: number;
+  gc?: GcFunction;
+  rss?: () => number;
+  now?: () => number;
+  log?: Logger;
+}
+
+export interface IdleRelease {
+  /** Runs one look now, as the timer would (for tests); returns whether it released. */
+  check(): boolean;
+  stop(): void;
+}
+
+const MiB = 1024 * 1024;
+
+/** The `gc` function when Node exposes it, else undefined. */
+export function exposedGc(): GcFunction | undefined {
+  const gc = (globalThis as { gc?: unknown }).gc;
+  return typeof gc === 'function' ? (gc as GcFunction) : undefined;
+}
+
+/**
+ * Returns a replica's spare memory to the system once traffic stops (issues 23 and 25). Under load
+ * V8 grows its heap and keeps the pages when the load ends: after the bench's scenarios a replica
+ * held 240 MiB of RSS for 45 MiB of live objects, and V8's memory reducer, which would shrink it,
+ * waits for idle-time notifications Node never sends. So, at every period in which the replica
+ * answered no more than one request a second (health probes and scrapes do not count as traffic),
+ * if its RSS grew by `minGrowthBytes` since the last release and `minIntervalMs` have passed, it
+ * runs one memory-reducing collection. The cost is bounded: at most one collection per
+ * `minIntervalMs` (six periods: 30 s by default; tens of milliseconds of CPU each), none while the replica is busy, and none
+ * at all when Node was started without `--expose-gc`.
+ */
+export function releaseMemoryWhenIdle(server: Pick<Server, 'on' | 'off'>, options: IdleReleaseOptions): IdleRelease {
+  const { periodMs, gc = exposedGc(), rss = () => process.memoryUsage.rss(), now = Date.now, log } = options;
+  const minGrowth = options.minGrowthBytes ?? 8 * MiB;
+  const minInterval = options.minIntervalMs ?? 6 * periodMs;
+  // One counter on the request event: the only cost on the request path.
+  let requests = 0;
+  const count = () => void requests++;
+  server.on('request', count);
+  let baseline = 0; // RSS right after the last release; 0 until the first, so start-up's garbage goes too
+  let lastRelease = -Infinity;
+  const check = (): boolean => {
+    const seen = requests;
+    requests = 0;
+    if (!gc || seen > periodMs / 1000) return false;
+    const before = rss();
+    const at = now();
+    if (before - baseline < minGrowth || at - lastRelease < minInterval) return false;
+    const started = performance.now();
+    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    baseline = rss();
+    lastRelease = at;
+    log?.debug({ rssBeforeMiB: Math.round(before / MiB), rssAfterMiB: Math.round(baseline / MiB), ms: Math.round(performance.now() - started) }, 'idle: memory returned to the system');
+    return true;
+  };
+  const timer = periodMs > 0 ? setInterval(check, periodMs) : undefined;
+  timer?.unref();
+  return {
+    check,
+    stop: () => {
+      if (timer) clearInterval(timer);
+      server.off('request', count);
+    },
+  };
+}
