@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { Logger } from '../base/logger.ts';
 
 /**
@@ -8,6 +7,12 @@ import type { Logger } from '../base/logger.ts';
  * objects but keeps the pages, so RSS does not move (docs/benchmarks.md "Memory after the bench").
  */
 export type GcFunction = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => unknown;
+
+/** What is watched for traffic: a Node HTTP server (its `request` event). */
+export interface RequestSource {
+  on(event: 'request', listener: () => void): unknown;
+  off(event: 'request', listener: () => void): unknown;
+}
 
 export interface IdleReleaseOptions {
   /** How often to look; a look at which the last period was quiet may release. */
@@ -47,7 +52,7 @@ export function exposedGc(): GcFunction | undefined {
  * `minIntervalMs` (six periods: 30 s by default; tens of milliseconds of CPU each), none while the replica is busy, and none
  * at all when Node was started without `--expose-gc`.
  */
-export function releaseMemoryWhenIdle(server: Pick<Server, 'on' | 'off'>, options: IdleReleaseOptions): IdleRelease {
+export function releaseMemoryWhenIdle(server: RequestSource, options: IdleReleaseOptions): IdleRelease {
   const { periodMs, gc = exposedGc(), rss = () => process.memoryUsage.rss(), now = Date.now, log } = options;
   const minGrowth = options.minGrowthBytes ?? 8 * MiB;
   const minInterval = options.minIntervalMs ?? 6 * periodMs;
