@@ -6,6 +6,7 @@ import { JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { parseJsonRpc } from '../../protocol/a2a/index.ts';
 import { transportStatusOf } from './errors.ts';
 import { GatewayRequestHandler } from './handler.ts';
+import { plainJsonRpcRequest } from './plain-request.ts';
 
 /**
  * The JSON-RPC binding (A2A 1.0 §9) on Hono: the gateway validates the body (§9.5 errors for bad
@@ -66,7 +67,7 @@ export async function serveJsonRpc(c: Context, handler: GatewayRequestHandler): 
   if (!isJsonContentType(c)) {
     return c.json(envelope(null, new ContentTypeNotSupportedError(`Unsupported Content-Type "${c.req.header('content-type')}"; expected application/json`)));
   }
-  const parsed = parseJsonRpc(await c.req.text());
+  const parsed = parseJsonRpc(await c.req.text(), plainJsonRpcRequest);
   if (!parsed.ok) return c.json({ jsonrpc: '2.0', id: parsed.id, error: parsed.error });
   const id = parsed.request.id;
   if (!versionSupported(c)) return c.json(envelope(id, new VersionNotSupportedError(`A2A version ${c.req.header(A2A_VERSION_HEADER)} is not supported; use 1.0`)));

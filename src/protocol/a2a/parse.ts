@@ -13,9 +13,12 @@ export const JSONRPC_PARSE_ERROR = -32700;
 export const JSONRPC_INVALID_REQUEST = -32600;
 export const JSONRPC_INVALID_PARAMS = -32602;
 
+/** A validated JSON-RPC request; its id is null when the body had none. */
+export type ParsedJsonRpcRequest = JsonRpcRequest & { id: string | number | null };
+
 /** A parsed request, or the JSON-RPC error to answer with (never an exception). */
 export type JsonRpcParseResult =
-  | { ok: true; request: JsonRpcRequest & { id: string | number | null } }
+  | { ok: true; request: ParsedJsonRpcRequest }
   | { ok: false; id: string | number | null; error: { code: number; message: string } };
 
 /** Parameter schemas of the methods the gateway serves; other methods go on to the SDK (method not found). */
@@ -38,8 +41,10 @@ export function issuesText(prefix: string, issues: ReadonlyArray<{ path: Readonl
 /**
  * A2A 1.0 §9 JSON-RPC: parses a request body (text) into a validated request. Bad JSON is -32700,
  * a bad envelope -32600, bad params of a known method -32602 (A2A's RequestMalformedError).
+ * `recognise` may answer a parsed body without the schemas: it must answer exactly what they
+ * would (the binding's fast path, held to that by its property test), or undefined to let them.
  */
-export function parseJsonRpc(text: string): JsonRpcParseResult {
+export function parseJsonRpc(text: string, recognise?: (body: unknown) => ParsedJsonRpcRequest | undefined): JsonRpcParseResult {
   const tooDeep = jsonTooDeep(text);
   if (tooDeep) return { ok: false, id: null, error: { code: JSONRPC_INVALID_REQUEST, message: `Invalid request: ${tooDeep}` } };
   let body: unknown;
@@ -48,6 +53,8 @@ export function parseJsonRpc(text: string): JsonRpcParseResult {
   } catch {
     return { ok: false, id: null, error: { code: JSONRPC_PARSE_ERROR, message: 'Parse error: the body is not JSON' } };
   }
+  const recognised = recognise?.(body);
+  if (recognised) return { ok: true, request: recognised };
   const rawId = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).id : undefined;
   const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
   const envelope = JsonRpcRequestSchema.safeParse(body);
