@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { answerResponse, elicitationResponse, failureResponse, promiseResponse } from '../../core/responses.ts';
-import { RESULTS_ARTIFACT_ID, taskFor, withHistoryLength } from './render.ts';
+import { isoTime, RESULTS_ARTIFACT_ID, taskFor, withHistoryLength } from './render.ts';
 
 const base = { id: 'task_1', contextId: 'ctx_1', history: [] };
 const partsOf = (t: ReturnType<typeof taskFor>) => t.artifacts[0]?.parts.map((p) => p.content) ?? [];
@@ -48,5 +49,18 @@ describe('canonical responses as A2A tasks (docs/a2a.md "Mapping")', () => {
     expect(withHistoryLength(t, undefined).history).toHaveLength(3);
     expect(withHistoryLength(t, 0).history).toHaveLength(0);
     expect(withHistoryLength(t, 2).history).toEqual(msgs.slice(1));
+  });
+});
+
+describe('task timestamps', () => {
+  it('isoTime is toISOString, whatever the instant and the one formatted before it (property)', () => {
+    const instant = fc.oneof(fc.integer({ min: -8.64e15, max: 8.64e15 }), fc.integer({ min: Date.now() - 5000, max: Date.now() + 5000 }));
+    fc.assert(fc.property(fc.array(instant, { minLength: 1, maxLength: 4 }), (instants) => {
+      for (const ms of instants) expect(isoTime(ms)).toBe(new Date(ms).toISOString());
+    }));
+    const before = Date.now();
+    const read = Date.parse(isoTime());
+    expect(read).toBeGreaterThanOrEqual(before);
+    expect(read).toBeLessThanOrEqual(Date.now());
   });
 });

@@ -33,8 +33,26 @@ export interface Stamp {
   timestamp: string;
 }
 
+/** The second `isoTime` formatted last, and its text up to the milliseconds (`YYYY-MM-DDTHH:MM:SS.`). */
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+
+/**
+ * `new Date(ms).toISOString()`, the text of the second kept from one call to the next: V8's
+ * formatting took ≈ 2.8 µs of a SendMessage in place, the kept text with its milliseconds ≈ 0.1 (issue 25).
+ */
+export function isoTime(ms: number = Date.now()): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4); // every ISO text ends `.sssZ`
+    isoSecond = second;
+  }
+  const milli = ms - second * 1000;
+  return `${isoPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
+
 /** A stamp for a task rendered now. */
-export const newStamp = (): Stamp => ({ messageId: randomUUID(), timestamp: new Date().toISOString() });
+export const newStamp = (): Stamp => ({ messageId: randomUUID(), timestamp: isoTime() });
 
 /** §4.1.7 the results artifact: the given parts under the fixed id. */
 export function resultsArtifact(parts: Part[]): Artifact {
@@ -94,7 +112,7 @@ export function workingTask(base: TaskBase, text?: string): Task {
   return {
     id: base.id,
     contextId: base.contextId,
-    status: { state: TaskState.TASK_STATE_WORKING, message: text ? agentMessage([textPart(text)], base.id, base.contextId) : undefined, timestamp: new Date().toISOString() },
+    status: { state: TaskState.TASK_STATE_WORKING, message: text ? agentMessage([textPart(text)], base.id, base.contextId) : undefined, timestamp: isoTime() },
     artifacts: [],
     history: base.history,
     metadata: undefined,
