@@ -33,6 +33,21 @@ export function askFromMessage(params: SendMessageRequest, conversationId: strin
   }
   const text = messageText(message);
   if (!text) throw new GatewayError('INVALID_QUERY', 'The message has no text part with a question');
+  const ask = message.parts.some((p) => p.content?.$case === 'data') ? askWithFilters(message, text) : askOfText(text);
+  return conversationId ? inConversation(ask, conversationId) : ask;
+}
+
+/**
+ * The ask of a question without filters, as AskRequestSchema gives `{ query: { text } }` back for a
+ * trimmed, non-empty text (messageText's): unchanged (request.test.ts holds the two to that, for any
+ * such text). The schema's parse was ≈ 5 µs of a SendMessage in place, most messages carry text only (issue 25).
+ */
+export function askOfText(text: string): AskRequest {
+  return { query: { text } };
+}
+
+/** The ask of a question and the fields of the message's object data parts, validated by AskRequestSchema. */
+function askWithFilters(message: Message, text: string): AskRequest {
   const filters = Object.fromEntries(
     message.parts
       .flatMap((p) => {
@@ -43,5 +58,5 @@ export function askFromMessage(params: SendMessageRequest, conversationId: strin
   );
   const parsed = AskRequestSchema.safeParse({ query: { ...filters, text } });
   if (!parsed.success) throw new GatewayError('INVALID_QUERY', `The message's data parts are not valid query filters: ${describeIssues(parsed.error.issues)}`);
-  return conversationId ? inConversation(parsed.data, conversationId) : parsed.data;
+  return parsed.data;
 }
