@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonRpc } from '../../protocol/a2a/index.ts';
-import { plainJsonRpcRequest } from './plain-request.ts';
+import { parseJsonRpc, parseSendBody } from '../../protocol/a2a/index.ts';
+import { plainJsonRpcRequest, plainSendParams } from './plain-request.ts';
 
 /** A key the generated text turns into an own `__proto__` member (an object literal cannot hold one). */
 const PROTO = 'zzproto';
@@ -128,5 +128,18 @@ describe('the plain A2A JSON-RPC request, recognised without the schemas (issue 
       { numRuns: 4000 },
     );
     expect(recognised).toBeGreaterThan(200); // the property is about recognised requests: enough of them were made
+  });
+
+  it('answers an HTTP+JSON send body exactly as parseSendBody does with the schema (property: the params of the same bodies)', () => {
+    let recognised = 0;
+    fc.assert(
+      fc.property(body, (text) => {
+        const params: unknown = (() => { try { return (JSON.parse(text) as { params?: unknown } | null)?.params; } catch { return undefined; } })();
+        if (plainSendParams(params)) recognised++;
+        expect(parseSendBody(params, plainSendParams)).toStrictEqual(parseSendBody(params));
+      }),
+      { numRuns: 4000 },
+    );
+    expect(recognised).toBeGreaterThan(200);
   });
 });

@@ -1,10 +1,11 @@
-import { A2A_METHODS, MAX_ID_CHARS, MAX_PARTS, type ParsedJsonRpcRequest } from '../../protocol/a2a/index.ts';
+import { A2A_METHODS, MAX_ID_CHARS, MAX_PARTS, type ParsedJsonRpcRequest, type SendMessageParams } from '../../protocol/a2a/index.ts';
 import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from '../mcp-http/json-shape.ts';
 
 /**
  * The plain A2A JSON-RPC request recognised by its shape (issue 25): a `SendMessage` or
  * `SendStreamingMessage` of a `ROLE_USER` message whose every member is one the wire schemas name,
- * or a `GetTask`/`CancelTask`/`SubscribeToTask` of a task id. For such a body `parseJsonRpc`'s zod
+ * or a `GetTask`/`CancelTask`/`SubscribeToTask` of a task id (and the HTTP+JSON `message:send` and
+ * `message:stream` body of such a message). For such a body `parseJsonRpc`'s (`parseSendBody`'s) zod
  * schemas (src/protocol/a2a/wire.ts, the source of truth) accept it and answer the same request
  * (plain-request.test.ts holds the two to that on generated bodies, valid and invalid); anything
  * else — other roles, members the schemas do not name, a `__proto__` key zod drops — is left to the
@@ -61,4 +62,9 @@ export function plainJsonRpcRequest(body: unknown): ParsedJsonRpcRequest | undef
   if (jsonrpc !== '2.0' || typeof method !== 'string' || !isPlainObject(params)) return undefined;
   if (!(id === undefined || id === null || isRequestId(id)) || !isPlainParams(method, params)) return undefined;
   return { jsonrpc, id: id ?? null, method, params };
+}
+
+/** The params of a plain HTTP+JSON `message:send`/`message:stream` body (see above), as `parseSendBody` answers them; undefined for anything else. */
+export function plainSendParams(body: unknown): SendMessageParams | undefined {
+  return isPlainObject(body) && isPlainParams(A2A_METHODS.send, body) ? (body as SendMessageParams) : undefined;
 }

@@ -15,6 +15,7 @@ import { parseSendBody, TaskIdParamsSchema, issuesText } from '../../protocol/a2
 import { toA2AError } from './errors.ts';
 import type { GatewayRequestHandler } from './handler.ts';
 import { applyTransportStatus, isJsonContentType, sendSse, versionSupported } from './jsonrpc.ts';
+import { plainSendParams } from './plain-request.ts';
 
 /**
  * The HTTP+JSON binding (A2A 1.0 §11) under `/a2a/{agent}/rest`: `POST message:send`,
@@ -67,7 +68,7 @@ export async function serveRest(c: Context, handler: GatewayRequestHandler, rest
     const task = /^\/tasks\/([^/]+?)(:cancel|:subscribe)?$/.exec(rest);
     if (method === 'POST' && (rest === '/message:send' || rest === '/message:stream')) {
       if (!isJsonContentType(c)) throw new ContentTypeNotSupportedError('expected application/json or application/a2a+json');
-      const parsed = parseSendBody(await readJson(c));
+      const parsed = parseSendBody(await readJson(c), plainSendParams);
       if (!parsed.ok) throw new RequestMalformedError(parsed.message);
       const params = SendMessageRequest.fromJSON(parsed.params);
       if (rest === '/message:stream') return await streamOut(c, handler, handler.sendMessageStream(params));

@@ -6,6 +6,7 @@ import {
   SendMessageParamsSchema,
   TaskIdParamsSchema,
   type JsonRpcRequest,
+  type SendMessageParams,
 } from './wire.ts';
 
 /** JSON-RPC 2.0 / A2A 1.0 §9.5 error codes the parser answers with. */
@@ -71,8 +72,13 @@ export function parseJsonRpc(text: string, recognise?: (body: unknown) => Parsed
   return { ok: true, request: { ...envelope.data, id } };
 }
 
-/** A2A 1.0 §11 HTTP+JSON: validates a `message:send`/`message:stream` body; the error text on failure. */
-export function parseSendBody(body: unknown): { ok: true; params: z.infer<typeof SendMessageParamsSchema> } | { ok: false; message: string } {
+/**
+ * A2A 1.0 §11 HTTP+JSON: validates a `message:send`/`message:stream` body; the error text on failure.
+ * `recognise`, as parseJsonRpc's, may answer a body exactly as the schema would, or leave it to it.
+ */
+export function parseSendBody(body: unknown, recognise?: (body: unknown) => SendMessageParams | undefined): { ok: true; params: SendMessageParams } | { ok: false; message: string } {
+  const recognised = recognise?.(body);
+  if (recognised) return { ok: true, params: recognised };
   const parsed = SendMessageParamsSchema.safeParse(body);
   return parsed.success ? { ok: true, params: parsed.data } : { ok: false, message: `Invalid request: ${issuesText('', parsed.error.issues)}` };
 }
