@@ -7,6 +7,7 @@ import type { Binding, BindingContext } from '../types.ts';
 import { callerOf } from '../credentials.ts';
 import { bearerChallenge } from '../../edge/refusal.ts';
 import { answerMessage } from './answer.ts';
+import { plainNlipMessage } from './plain-message.ts';
 import { readCredentials } from './request.ts';
 import { renderRejection } from './reply.ts';
 import { handleUpload, MULTIPART_OVERHEAD, UPLOAD_MAX_BYTES, uploadPath } from './upload.ts';
@@ -40,7 +41,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
   const base = (c: Context) => settings.publicBase(c);
 
   const message = async (c: Context) => {
-    const parsed = parseNlipText(await c.req.text());
+    const parsed = parseNlipText(await c.req.text(), plainNlipMessage);
     if (!parsed.ok) return reject(c, 400, `Bad request: ${parsed.error}`, 'INVALID_REQUEST');
     const agent = c.req.param('agent');
     const caller = callerOf(c);

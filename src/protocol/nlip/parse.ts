@@ -149,8 +149,12 @@ export function parseNlipMessage(raw: unknown): NlipParseResult {
   return { ok: true, message, control: isControlMessage(message), legacyControl: message.control !== undefined };
 }
 
-/** 5 Parses a request body's text (JSON, then NLIP); never throws. */
-export function parseNlipText(text: string): NlipParseResult {
+/**
+ * 5 Parses a request body's text (JSON, then NLIP); never throws. `recognise` may answer a parsed
+ * body without the schema: it must give exactly the schema's message (the binding's fast path, held
+ * to that by its property test), or undefined to let the schema parse it.
+ */
+export function parseNlipText(text: string, recognise?: (raw: unknown) => NlipMessage | undefined): NlipParseResult {
   const tooDeep = jsonTooDeep(text);
   if (tooDeep) return { ok: false, error: tooDeep.replace(/^The/, 'the') };
   let raw: unknown;
@@ -159,5 +163,7 @@ export function parseNlipText(text: string): NlipParseResult {
   } catch {
     return { ok: false, error: 'the body is not JSON (an NLIP message is a JSON object, ECMA-404)' };
   }
+  const message = recognise?.(raw);
+  if (message) return { ok: true, message, control: isControlMessage(message), legacyControl: message.control !== undefined };
   return parseNlipMessage(raw);
 }
