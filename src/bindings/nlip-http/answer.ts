@@ -20,7 +20,7 @@ import {
   renderUploadLocation,
   type ReplyStyle,
 } from './reply.ts';
-import { attachmentsNote, readAsk, readCredentials, withAttachments } from './request.ts';
+import { attachmentsNote, plainAsk, readAsk, readCredentials, withAttachments } from './request.ts';
 import { readToolCall, renderToolResult, type NlipToolCall } from './tool-call.ts';
 import { loadUploads } from './upload.ts';
 
@@ -78,7 +78,9 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
   const ask = readAsk(message, { ...(known ? { conversationId: known } : {}), uploads });
   const notes = [...missing, ...ask.notes];
   // Validate first (filters come from the peer); an attachment-only message gets a stand-in question.
-  const checked = AskRequestSchema.safeParse({ ...ask.request, query: { ...ask.request.query, text: ask.text || ATTACHMENT_ONLY_QUESTION } });
+  const question = ask.text || ATTACHMENT_ONLY_QUESTION;
+  const plain = plainAsk(ask.request, question);
+  const checked = plain ? { success: true as const, data: plain } : AskRequestSchema.safeParse({ ...ask.request, query: { ...ask.request.query, text: question } });
   if (!checked.success) {
     return renderNotice(`The message's structured parts are not valid filters: ${describeIssues(checked.error.issues)}`, style, 'INVALID_QUERY');
   }

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nlipMessage, textPart, tokenPart, jsonPart, binaryPart, toAttachment } from '../../protocol/nlip/index.ts';
-import { attachmentsNote, readAsk, readCredentials, withAttachments } from './request.ts';
+import { AskRequestSchema, type AskRequest } from '../../protocol/nlweb/index.ts';
+import { attachmentsNote, plainAsk, readAsk, readCredentials, withAttachments } from './request.ts';
 
 describe('NLIP message → canonical ask', () => {
   it('joins the text parts into query.text and carries the conversation id', () => {
@@ -57,5 +59,37 @@ describe('NLIP message → canonical ask', () => {
     expect(readCredentials(undefined, msg)).toEqual({ authorization: 'Bearer abc' });
     expect(readCredentials(undefined, nlipMessage(textPart('q'), [tokenPart('authentication', 'Basic eDp5')]))).toEqual({ authorization: 'Basic eDp5' });
     expect(readCredentials(undefined, nlipMessage(textPart('q')))).toBeUndefined();
+  });
+});
+
+describe('the plain ask, without the schema (issue 25)', () => {
+  it('is what AskRequestSchema gives back for the request with that question, whenever it answers (property)', () => {
+    const text = fc.oneof(fc.string({ maxLength: 6 }), fc.tuple(fc.constantFrom(' ', '\n', '\u00a0', '\ufeff', ''), fc.string({ maxLength: 4 })).map(([w, t]) => `${w}${t}${w}`));
+    const message = fc.tuple(fc.array(text, { minLength: 1, maxLength: 3 }), fc.option(fc.dictionary(fc.constantFrom('site', 'itemType', 'num_results', 'text'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 })), fc.option(fc.constantFrom('conv_abc', 'conv_{id}')));
+    let plain = 0;
+    fc.assert(
+      fc.property(message, text, ([texts, filters, conversation], stand) => {
+        const msg = nlipMessage(textPart(texts[0]!), [...texts.slice(1).map((t) => textPart(t)), ...(filters ? [jsonPart(filters)] : [])]);
+        const ask = readAsk(msg, { ...(conversation ? { conversationId: conversation } : {}), uploads: [] });
+        const question = ask.text || stand;
+        const fast = plainAsk(ask.request, question);
+        if (!fast) return;
+        plain++;
+        const parsed = AskRequestSchema.safeParse({ ...ask.request, query: { ...ask.request.query, text: question } });
+        expect(parsed.success).toBe(true);
+        expect(fast).toStrictEqual(parsed.data);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(plain).toBeGreaterThan(100); // the property is about plain asks: enough of them were made
+  });
+
+  it('leaves filters, context and conversations to the schema', () => {
+    const q = (more: Partial<AskRequest>, query: Record<string, unknown> = {}) => ({ query: { text: 'x', ...query }, ...more }) as AskRequest;
+    expect(plainAsk(q({}), 'soup')).toStrictEqual({ query: { text: 'soup' } });
+    expect(plainAsk(q({}), ' soup')).toBeUndefined();
+    expect(plainAsk(q({}, { site: 'a' }), 'soup')).toBeUndefined();
+    expect(plainAsk(q({ context: {} }), 'soup')).toBeUndefined();
+    expect(plainAsk(q({ meta: { session_context: { conversation_id: 'conv_x' } } }), 'soup')).toBeUndefined();
   });
 });
