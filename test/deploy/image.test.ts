@@ -15,8 +15,8 @@ const runtime = stages.at(-1)!;
 
 /** The runtime stage's `COPY <src> <dest>` lines from the build context (not from another stage). */
 const contextCopies = [...runtime.matchAll(/^COPY (?!--from)(\S+) (\S+)$/gm)].map((m) => ({ src: m[1]!, dest: m[2]! }));
-/** The image's environment (`ENV K=V ...`). */
-const imageEnv = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as [string, string])));
+/** The image's environment (`ENV K=V K2="V 2" ...`, a quoted value as Docker reads it). */
+const imageEnv = Object.fromEntries([...runtime.matchAll(/^ENV (.+)$/gm)].flatMap((m) => [...m[1]!.matchAll(/(\w+)=(?:"([^"]*)"|(\S+))/g)].map((kv) => [kv[1]!, kv[2] ?? kv[3]!] as [string, string])));
 const cmd = JSON.parse(runtime.match(/^CMD (\[.*\])$/m)![1]!) as string[];
 
 describe('Dockerfile', () => {
@@ -106,6 +106,20 @@ describe('the image start command, run as-is outside Docker', () => {
     const body = (await res.json()) as { results: unknown[] };
     expect(body.results.length).toBeGreaterThan(0);
   });
+
+  it('gives start-up\'s spare heap back at its first quiet look: the image\'s NODE_OPTIONS exposes gc (src/runtime/idle-release.ts)', async () => {
+    const { child } = await start(cmd, { ...imageEnv, PORT: '0', LOG_LEVEL: 'debug' });
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no idle release in 15 s: ${out}`)), 15_000);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = out.match(/[^\n]*(memory returned to the system|idle memory release is off)[^\n]*/);
+        if (m) (clearTimeout(timer), resolve(m[0]));
+      });
+    });
+    expect(line).toContain('memory returned to the system');
+  }, 20_000);
 
   it('prints its version and help from the compiled CLI', async () => {
     const run = (args: string[]) =>
