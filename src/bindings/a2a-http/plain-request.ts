@@ -9,7 +9,7 @@ import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from 
  * schemas (src/protocol/a2a/wire.ts, the source of truth) accept it and answer the same request
  * (plain-request.test.ts holds the two to that on generated bodies, valid and invalid); anything
  * else — other roles, members the schemas do not name, a `__proto__` key zod drops — is left to the
- * schemas. Their parse was ≈ 14 µs of a SendMessage's ≈ 16 in parseJsonRpc, measured in place.
+ * schemas. In place, parseJsonRpc took 20-21 µs of a SendMessage with the schemas, 7-9 with this.
  */
 
 const SEND_METHODS = new Set<string>([A2A_METHODS.send, A2A_METHODS.stream]);

@@ -8,7 +8,7 @@ import { isPlainObject, onlyKeys } from '../mcp-http/json-shape.ts';
  * (`NlipWireMessageSchema`, src/protocol/nlip/parse.ts, the source of truth) gives the same message
  * back (plain-message.test.ts holds the two to that on generated bodies, valid and invalid);
  * anything else — other spellings, numbers where text goes, arrays as content — is left to it.
- * Its parse was ≈ 9 of the ≈ 12 µs of `parseNlipText` for a one-part message, measured in place.
+ * In place, `parseNlipText` took 9-13 µs of a one-part message with the schema, 4-6 with this.
  */
 
 const FORMATS: ReadonlySet<string> = new Set(NLIP_FORMATS);
