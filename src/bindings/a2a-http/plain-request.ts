@@ -1,5 +1,5 @@
 import { A2A_METHODS, MAX_ID_CHARS, MAX_PARTS, type ParsedJsonRpcRequest, type SendMessageParams } from '../../protocol/a2a/index.ts';
-import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from '../mcp-http/json-shape.ts';
+import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from '../json-shape.ts';
 
 /**
  * The plain A2A JSON-RPC request recognised by its shape (issue 25): a `SendMessage` or

@@ -24,7 +24,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import type { McpCall } from './call.ts';
-import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from './json-shape.ts';
+import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from '../json-shape.ts';
 import { protocolError, unknownTool } from './render.ts';
 import { DISCOVER_VERSIONS, INSTRUCTIONS, SERVER_INFO, endpointCapabilities, type ServerDeps } from './server.ts';
 import { TASKS_EXTENSION } from './task-extension.ts';

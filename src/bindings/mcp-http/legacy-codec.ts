@@ -4,7 +4,7 @@
  * fast path validates, orders and encodes results and errors exactly as the SDK path does.
  */
 import { ProtocolError, Server, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { isPlainObject, type Params } from './json-shape.ts';
+import { isPlainObject, type Params } from '../json-shape.ts';
 import { SERVER_INFO } from './server.ts';
 
 

@@ -15,7 +15,7 @@ import { runAskTool, runAwaitTool, type AskToolContext } from './ask.ts';
 import { elicitationModes, tasksEnabled, type McpCall } from './call.ts';
 import type { OnSent, SessionExchanges } from './exchanges.ts';
 import type { FastPathObserver } from './fast-path.ts';
-import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from './json-shape.ts';
+import { isPlainObject, isRequestId, MESSAGE_KEYS, onlyKeys, type Params } from '../json-shape.ts';
 import { checkedToolResult, errorMessage, legacyCodec, type LegacyCodec } from './legacy-codec.ts';
 import { protocolError, unknownTool } from './render.ts';
 import type { ServerDeps } from './server.ts';

@@ -1,5 +1,5 @@
 import { NLIP_FORMATS, type NlipMessage, type NlipSubmessage } from '../../protocol/nlip/index.ts';
-import { isPlainObject, onlyKeys } from '../mcp-http/json-shape.ts';
+import { isPlainObject, onlyKeys } from '../json-shape.ts';
 
 /**
  * The plain NLIP message recognised by its shape (issue 25): every key already lowercase and one the

@@ -1,7 +1,8 @@
 /**
- * The shape checks the fast paths (fast-path.ts, session-fast-path.ts) and the legacy codec make on
- * a parsed JSON-RPC body before they accept it: each answers exactly what the SDK's schemas answer
- * for the plain cases those paths take (their property tests hold them to the SDK).
+ * The shape checks the bindings' fast paths make on a parsed body before they accept it without
+ * their schema (MCP's fast-path.ts, session-fast-path.ts and legacy codec; A2A's plain-request.ts;
+ * NLIP's plain-message.ts): each answers exactly what its schema answers for the plain cases that
+ * path takes, and each path's property test holds it to that schema.
  */
 
 export type Params = Record<string, unknown>;
