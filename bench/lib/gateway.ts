@@ -12,7 +12,7 @@ export interface BenchGateway {
   pid: number;
   /** How it was run: `dist/cli.js` or `tsx src/cli.ts`. */
   runner: string;
-  /** Resident memory of the process and its workers, in MiB. */
+  /** Resident memory of the process and its workers (not its agents' processes), in MiB. */
   rssMiB(): number;
   /** CPU time (user + system) the process and its workers have spent so far, in µs. */
   cpuUs(): number;
@@ -43,6 +43,24 @@ export function cpuUsOf(pid: number): number {
 function childrenOf(pid: number): number[] {
   const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout ?? '';
   return out.split('\n').map((s) => Number(s.trim())).filter((n) => n > 0);
+}
+
+/** Whether a child process is one of the gateway's cluster workers (same `cli serve` command line). */
+function isGatewayWorker(pid: number): boolean {
+  try {
+    return /cli\.(js|ts)\0serve\0/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The gateway's own processes: itself and its cluster workers. The children a stdio MCP agent
+ * spawns (the bench's `mcpfix`, a Node process of its own) are the agent's, not the gateway's: until
+ * 2026-11-27 their memory and CPU were counted in the gateway's.
+ */
+function gatewayPids(pid: number): number[] {
+  return [pid, ...childrenOf(pid).filter(isGatewayWorker)];
 }
 
 /**
@@ -99,8 +117,8 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
     url,
     pid: child.pid!,
     runner,
-    rssMiB: () => Math.round([child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + rssOf(p), 0)),
-    cpuUs: () => [child.pid!, ...childrenOf(child.pid!)].reduce((a, p) => a + cpuUsOf(p), 0),
+    rssMiB: () => Math.round(gatewayPids(child.pid!).reduce((a, p) => a + rssOf(p), 0)),
+    cpuUs: () => gatewayPids(child.pid!).reduce((a, p) => a + cpuUsOf(p), 0),
     stop: async () => {
       stopping = true;
       if (child.exitCode === null) {
