@@ -13,6 +13,7 @@ import { builtinAdapters } from '../adapters/index.ts';
 import { createApp, type GatewayApp } from '../src/app.ts';
 import { silentLogger } from '../src/base/logger.ts';
 import { parseConfig } from '../src/config/load.ts';
+import { cpuPerRequest, median } from './lib/in-process.ts';
 import { startNginx } from './lib/nginx.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -46,23 +47,7 @@ async function build(upstream: string): Promise<GatewayApp> {
   return createApp(loaded.config, { log: silentLogger, baseDir: loaded.baseDir });
 }
 
-/** CPU µs per request of `n` requests of `s`, CONCURRENCY at a time; throws on an answer without the results. */
-async function measure(app: GatewayApp, s: Scenario, n: number): Promise<number> {
-  let left = n;
-  const worker = async () => {
-    while (left-- > 0) {
-      const res = await app.app.request(s.path, { method: 'POST', headers: s.headers, body: s.body });
-      const text = await res.text();
-      if (res.status !== 200 || !text.includes('Pasta 3')) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 300)}`);
-    }
-  };
-  const before = process.cpuUsage();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const measure = (app: GatewayApp, s: Scenario, n: number) => cpuPerRequest({ ...s, app }, n, CONCURRENCY);
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;

@@ -15,6 +15,7 @@ import { silentLogger } from '../src/base/logger.ts';
 import { builtinBindings } from '../src/bindings/index.ts';
 import { mcpHttpBindingWith } from '../src/bindings/mcp-http/index.ts';
 import { parseConfig } from '../src/config/load.ts';
+import { cpuPerRequest, median, type InProcessScenario } from './lib/in-process.ts';
 import { startNginx } from './lib/nginx.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -28,13 +29,7 @@ const ASK_2026 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', p
 const HEADERS_2026 = { ...JSON_HEADERS, ...ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'ask' };
 const ASK_2025 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', arguments: { query: { text: 'pasta' } } } });
 
-interface Scenario {
-  name: string;
-  app: GatewayApp;
-  path: string;
-  body: string;
-  headers: Record<string, string>;
-}
+type Scenario = InProcessScenario;
 
 async function build(fastPath: boolean, upstream: string): Promise<GatewayApp> {
   const raw = {
@@ -57,23 +52,7 @@ async function session(app: GatewayApp): Promise<Record<string, string>> {
   return headers;
 }
 
-/** CPU µs per request of `n` requests of `s`, CONCURRENCY at a time; throws on an answer without the results. */
-async function measure(s: Scenario, n: number): Promise<number> {
-  let left = n;
-  const worker = async () => {
-    while (left-- > 0) {
-      const res = await s.app.app.request(s.path, { method: 'POST', headers: s.headers, body: s.body });
-      const text = await res.text();
-      if (res.status !== 200 || !text.includes('Pasta 3')) throw new Error(`${s.name}: ${res.status} ${text.slice(0, 200)}`);
-    }
-  };
-  const before = process.cpuUsage();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / n;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const measure = (s: Scenario, n: number) => cpuPerRequest(s, n, CONCURRENCY);
 
 async function main(): Promise<void> {
   const nginx = await startNginx(1);
