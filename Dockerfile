@@ -36,9 +36,8 @@ ENV MALLOC_MMAP_THRESHOLD_=131072
 # A young generation of 4 MiB semi-spaces instead of V8's default (up to 16 MiB at this heap size,
 # grown under load and kept): after 75,000 asks the process holds ~175 MiB instead of ~275, for
 # ~10-20% less throughput at full load (docs/benchmarks.md "Footprint"). Override NODE_OPTIONS to
-# trade the other way, and keep --expose-gc: with it a replica gives V8's spare heap back to the
-# system once traffic stops (server.idleReleaseMs, docs/deploy.md "Memory before throughput").
-ENV NODE_OPTIONS="--max-semi-space-size=4 --expose-gc"
+# trade the other way.
+ENV NODE_OPTIONS=--max-semi-space-size=4
 WORKDIR /app
 COPY --from=build /src/dist ./dist
 COPY package.json ./

@@ -94,8 +94,7 @@ async function measure(env: Record<string, string>, flags: string[] = []) {
     await sleep(2000);
     idle.push(rssMiB(replica.pid));
     idleAnon.push(anonMiB(replica.pid));
-    // Past the first idle look (server.idleReleaseMs): start-up's spare heap given back, where Node
-    // runs with --expose-gc.
+    // Past the first idle look (server.idleReleaseMs): start-up's spare heap given back.
     await sleep(SETTLE_MS - 2000);
     settled.push(rssMiB(replica.pid));
     settledAnon.push(anonMiB(replica.pid));

@@ -6,7 +6,7 @@ import type { LoadedConfig } from './config/load.ts';
 import type { Limits } from './config/schema.ts';
 import type { Logger } from './base/logger.ts';
 import { capConnections, connectionOptions } from './edge/connections.ts';
-import { exposedGc, releaseMemoryWhenIdle } from './runtime/idle-release.ts';
+import { releaseMemoryWhenIdle } from './runtime/idle-release.ts';
 
 export interface RunningServer extends ComposedNlgate {
   url: string;
@@ -54,7 +54,6 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
   // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts).
   const idle = releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log });
-  if (cfg.idleReleaseMs > 0 && !exposedGc()) log.debug('idle memory release is off: Node runs without --expose-gc');
   let metrics: { server: ServerType; url: string } | undefined;
   if (cfg.metricsPort !== undefined) {
     const metricsApp = new Hono().get('/metrics', (c) => gw.telemetry.metricsResponse(c));

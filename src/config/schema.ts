@@ -61,7 +61,7 @@ export const ServerConfigSchema = z
     /**
      * Every this many ms, a replica that answered no more than one request a second since the last
      * look, and grew by 8 MiB since its last release, returns V8's spare heap to the system (at most
-     * once in six periods). Needs Node's `--expose-gc` (`npm start` and the image set it). 0: never.
+     * once in six periods; `nlgate serve` only, not the library). 0: never.
      */
     idleReleaseMs: z.number().int().nonnegative().default(5000),
     /**

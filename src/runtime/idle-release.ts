@@ -1,10 +1,12 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Logger } from '../base/logger.ts';
 
 /**
- * V8's `gc` function, present when Node runs with `--expose-gc` (`npm start` and the image set it).
- * The `last-resort` flavor is `Heap::CollectAllAvailableGarbage`: full collections until nothing more
- * is freed, then the heap's free pages are returned to the system. A plain `gc()` frees the same
- * objects but keeps the pages, so RSS does not move (docs/benchmarks.md "Memory after the bench").
+ * V8's `gc` function. The `last-resort` flavor is `Heap::CollectAllAvailableGarbage`: full
+ * collections until nothing more is freed, then the heap's free pages are returned to the system.
+ * A plain `gc()` frees the same objects but keeps the pages, so RSS does not move
+ * (docs/benchmarks.md "Footprint of one sidecar", fourth round).
  */
 export type GcFunction = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => unknown;
 
@@ -21,7 +23,8 @@ export interface IdleReleaseOptions {
   minGrowthBytes?: number;
   /** The least time between two releases, whatever the traffic does (default: six periods). */
   minIntervalMs?: number;
-  gc?: GcFunction;
+  /** The collector; null for none. Unset: `collector()`, looked up at the first release. */
+  gc?: GcFunction | null;
   rss?: () => number;
   now?: () => number;
   log?: Logger;
@@ -35,10 +38,22 @@ export interface IdleRelease {
 
 const MiB = 1024 * 1024;
 
-/** The `gc` function when Node exposes it, else undefined. */
-export function exposedGc(): GcFunction | undefined {
-  const gc = (globalThis as { gc?: unknown }).gc;
-  return typeof gc === 'function' ? (gc as GcFunction) : undefined;
+/**
+ * V8's `gc` function: the global one when Node runs with `--expose-gc`; else one from a new context
+ * made after turning that flag on, which installs `gc` in contexts made from then on (what Jest's
+ * leak detector does). Turning the flag on at start instead (`--expose-gc`) cost 25-45 ms of every
+ * start to the first `/healthz` (215 → 240-264 ms median, seven runs each). Undefined if neither works.
+ */
+export function collector(): GcFunction | undefined {
+  const exposed = (globalThis as { gc?: unknown }).gc;
+  if (typeof exposed === 'function') return exposed as GcFunction;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as unknown;
+    return typeof gc === 'function' ? (gc as GcFunction) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -49,11 +64,13 @@ export function exposedGc(): GcFunction | undefined {
  * answered no more than one request a second (health probes and scrapes do not count as traffic),
  * if its RSS grew by `minGrowthBytes` since the last release and `minIntervalMs` have passed, it
  * runs one memory-reducing collection. The cost is bounded: at most one collection per
- * `minIntervalMs` (six periods: 30 s by default; tens of milliseconds of CPU each), none while the replica is busy, and none
- * at all when Node was started without `--expose-gc`.
+ * `minIntervalMs` (six periods: 30 s by default; tens of milliseconds of CPU each) and none while
+ * the replica is busy.
  */
 export function releaseMemoryWhenIdle(server: RequestSource, options: IdleReleaseOptions): IdleRelease {
-  const { periodMs, gc = exposedGc(), rss = () => process.memoryUsage.rss(), now = Date.now, log } = options;
+  const { periodMs, rss = () => process.memoryUsage.rss(), now = Date.now, log } = options;
+  // Looked up at the first release: a replica that never goes quiet after load never makes the context.
+  let gc: GcFunction | null | undefined = options.gc;
   const minGrowth = options.minGrowthBytes ?? 8 * MiB;
   const minInterval = options.minIntervalMs ?? 6 * periodMs;
   // One counter on the request event: the only cost on the request path.
@@ -65,10 +82,15 @@ export function releaseMemoryWhenIdle(server: RequestSource, options: IdleReleas
   const check = (): boolean => {
     const seen = requests;
     requests = 0;
-    if (!gc || seen > periodMs / 1000) return false;
+    if (gc === null || seen > periodMs / 1000) return false;
     const before = rss();
     const at = now();
     if (before - baseline < minGrowth || at - lastRelease < minInterval) return false;
+    if (gc === undefined) gc = collector() ?? null;
+    if (gc === null) {
+      log?.warn('idle memory release is off: V8 gave no gc function');
+      return false;
+    }
     const started = performance.now();
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     baseline = rss();

@@ -107,7 +107,7 @@ describe('the image start command, run as-is outside Docker', () => {
     expect(body.results.length).toBeGreaterThan(0);
   });
 
-  it('gives start-up\'s spare heap back at its first quiet look: the image\'s NODE_OPTIONS exposes gc (src/runtime/idle-release.ts)', async () => {
+  it('gives start-up\'s spare heap back at its first quiet look, in the image\'s own environment (src/runtime/idle-release.ts)', async () => {
     const { child } = await start(cmd, { ...imageEnv, PORT: '0', LOG_LEVEL: 'debug' });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
