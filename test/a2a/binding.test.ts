@@ -42,6 +42,21 @@ describe('A2A clients reach a gateway agent', () => {
     expect(root.name).toBe('recipes');
   });
 
+  it('HTTP+JSON answers, results and errors, are application/a2a+json, as the reference server sends them', async () => {
+    const sent = await fetch(`${base()}/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: { messageId: 'm-type', role: 'ROLE_USER', parts: [{ text: 'pasta' }] } }),
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get('content-type')).toBe('application/a2a+json');
+    expect(((await sent.json()) as { task?: { id?: string } }).task?.id).toBeTruthy();
+    const missing = await fetch(`${base()}/rest/tasks/no-such-task`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('application/a2a+json');
+    expect(((await missing.json()) as { error?: { code?: number } }).error?.code).toBe(404);
+  });
+
   it('a client that closes a stream leaves a CANCELED task, not one WORKING forever', async () => {
     const abort = new AbortController();
     const res = await fetch(`${base()}/rest/message:stream`, {

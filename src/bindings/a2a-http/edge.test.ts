@@ -26,6 +26,7 @@ describe('the A2A edge hooks', () => {
   it('render a refusal elsewhere as the HTTP+JSON error body (§11.6)', async () => {
     const res = await app.request('/a2a/recipes/rest/message:send', { method: 'POST', headers: { 'x-code': 'RATE_LIMITED' } });
     expect(res.status).toBe(429);
+    expect(res.headers.get('content-type')).toBe('application/a2a+json');
     expect(await res.json()).toMatchObject({ error: { code: 429, message: 'No valid credential' } });
   });
 });

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { toJsonRpcError, toRestErrorBody } from '@a2a-js/sdk/errors';
 import type { GatewayError } from '../../base/errors.ts';
 import { a2aErrorOf } from './errors.ts';
+import { isRestPath, restJson } from './rest-json.ts';
 
 /** True for an A2A JSON-RPC end-point path (`/a2a/{agent}` or `/a2a/{agent}/`). */
 const isJsonRpcPath = (path: string) => /^\/a2a\/[^/]+\/?$/.test(path);
@@ -19,6 +20,7 @@ export const a2aEdgeHooks = {
     const status = err.mapping.http as 400;
     const a2a = a2aErrorOf(err);
     if (c.req.method === 'POST' && isJsonRpcPath(c.req.path)) return c.json({ jsonrpc: '2.0', id: null, error: toJsonRpcError(a2a) }, status);
-    return c.json(toRestErrorBody(a2a, status), status);
+    const body = toRestErrorBody(a2a, status);
+    return isRestPath(c.req.path) ? restJson(c, body, status) : c.json(body, status);
   },
 };

@@ -16,6 +16,7 @@ import { toA2AError } from './errors.ts';
 import type { GatewayRequestHandler } from './handler.ts';
 import { applyTransportStatus, isJsonContentType, sendSse, versionSupported } from './jsonrpc.ts';
 import { plainSendParams } from './plain-request.ts';
+import { restJson } from './rest-json.ts';
 
 /**
  * The HTTP+JSON binding (A2A 1.0 §11) under `/a2a/{agent}/rest`: `POST message:send`,
@@ -27,7 +28,7 @@ import { plainSendParams } from './plain-request.ts';
 const fail = (c: Context, handler: GatewayRequestHandler, thrown: unknown): Response => {
   const err = toA2AError(thrown);
   const status = applyTransportStatus(c, handler, restStatusFor(err));
-  return c.json(toRestErrorBody(err, status), status as 400);
+  return restJson(c, toRestErrorBody(err, status), status);
 };
 
 async function readJson(c: Context): Promise<unknown> {
@@ -61,7 +62,6 @@ async function streamOut(c: Context, handler: GatewayRequestHandler, events: Asy
 
 /** Serves one HTTP+JSON request; `rest` is the path after `/rest` (e.g. `/tasks/abc:cancel`). */
 export async function serveRest(c: Context, handler: GatewayRequestHandler, rest: string): Promise<Response> {
-  c.header('Content-Type', 'application/a2a+json');
   try {
     if (!versionSupported(c)) throw new VersionNotSupportedError('Use A2A version 1.0');
     const method = c.req.method;
@@ -73,15 +73,15 @@ export async function serveRest(c: Context, handler: GatewayRequestHandler, rest
       const params = SendMessageRequest.fromJSON(parsed.params);
       if (rest === '/message:stream') return await streamOut(c, handler, handler.sendMessageStream(params));
       const result = await handler.sendMessage(params);
-      return c.json(SendMessageResponse.toJSON({ payload: { $case: 'task', value: result as Task } }));
+      return restJson(c, SendMessageResponse.toJSON({ payload: { $case: 'task', value: result as Task } }));
     }
     if (task) {
       const taskId = decodeURIComponent(task[1]!);
       if (method === 'GET' && task[2] === undefined) {
         const p = taskIdParams(taskId, c.req.query('historyLength'));
-        return c.json(Task.toJSON(await handler.getTask(GetTaskRequest.fromJSON(p))));
+        return restJson(c, Task.toJSON(await handler.getTask(GetTaskRequest.fromJSON(p))));
       }
-      if (method === 'POST' && task[2] === ':cancel') return c.json(Task.toJSON(await handler.cancelTask(CancelTaskRequest.fromJSON(taskIdParams(taskId)))));
+      if (method === 'POST' && task[2] === ':cancel') return restJson(c, Task.toJSON(await handler.cancelTask(CancelTaskRequest.fromJSON(taskIdParams(taskId)))));
       if ((method === 'GET' || method === 'POST') && task[2] === ':subscribe') {
         return await streamOut(c, handler, handler.resubscribe(SubscribeToTaskRequest.fromJSON(taskIdParams(taskId))));
       }
@@ -89,7 +89,7 @@ export async function serveRest(c: Context, handler: GatewayRequestHandler, rest
     if (/^\/tasks\/[^/]+\/pushNotificationConfigs/.test(rest)) throw new PushNotificationNotSupportedError();
     if (rest === '/tasks') throw new UnsupportedOperationError('ListTasks is not supported');
     if (rest === '/extendedAgentCard') throw new ExtendedAgentCardNotConfiguredError();
-    return c.json(toRestErrorBody(new Error(`No A2A operation at ${method} ${rest}`), 404), 404);
+    return restJson(c, toRestErrorBody(new Error(`No A2A operation at ${method} ${rest}`), 404), 404);
   } catch (err) {
     return fail(c, handler, err);
   }
