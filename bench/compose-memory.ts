@@ -18,13 +18,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { freePort } from '../test/support/redis.ts';
+import { SETTLED_MS } from './lib/gateway.ts';
 import { firstTurnAsks } from './lib/load.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const ASKS = Number(process.env.COMPOSE_ASKS ?? 10_000);
 const TARGET_MIB = 150;
-/** Two idle looks (server.idleReleaseMs, 5 s) and a margin: a worker has given back its spare heap. */
-const QUIET_MS = 12_000;
 /** After the load: past the 30 s a worker waits between two releases, and two looks more. */
 const AFTER_LOAD_QUIET_MS = 40_000;
 const PROJECT = `nlgate-bench-${process.pid}`;
@@ -97,7 +96,7 @@ try {
   for (let i = 0; i < 240 && (await fetch(`${lb}/readyz`).then((r) => r.status, () => 0)) !== 200; i++) await sleep(500);
   // Past start-up (the console's warm-up, the first probes) and past the first idle look, at which
   // each worker gives start-up's spare heap back (server.idleReleaseMs, 5 s).
-  await sleep(QUIET_MS);
+  await sleep(SETTLED_MS);
   console.log(`docker-compose.yml as shipped (rate limit lifted), ${ASKS} asks through nginx\n`);
   const idle = await snapshot('idle');
   const asksPerS = await firstTurnAsks(lb, ASKS);

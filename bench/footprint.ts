@@ -15,15 +15,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { cpuUsOf, npmStartFlags } from './lib/gateway.ts';
+import { cpuUsOf, npmStartFlags, SETTLED_MS } from './lib/gateway.ts';
 import { firstTurnAsks } from './lib/load.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
 const ASKS = Number(process.env.FOOTPRINT_ASKS ?? 75_000);
 const MiB = 1024 * 1024;
-/** Two idle looks (server.idleReleaseMs, 5 s) and a margin: the replica has given back its spare heap. */
-const SETTLE_MS = 12_000;
 
 const statusMiB = (pid: number, field: string) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`))![1]) / 1024;
 const rssMiB = (pid: number) => statusMiB(pid, 'VmRSS');
@@ -95,7 +93,7 @@ async function measure(env: Record<string, string>, flags: string[] = []) {
     idle.push(rssMiB(replica.pid));
     idleAnon.push(anonMiB(replica.pid));
     // Past the first idle look (server.idleReleaseMs): start-up's spare heap given back.
-    await sleep(SETTLE_MS - 2000);
+    await sleep(SETTLED_MS - 2000);
     settled.push(rssMiB(replica.pid));
     settledAnon.push(anonMiB(replica.pid));
     replica.stop();
@@ -115,7 +113,7 @@ async function measure(env: Record<string, string>, flags: string[] = []) {
   await sleep(2000);
   const afterLoad = rssMiB(loaded.pid);
   const afterLoadAnon = anonMiB(loaded.pid);
-  await sleep(SETTLE_MS - 2000);
+  await sleep(SETTLED_MS - 2000);
   const quiet = rssMiB(loaded.pid);
   const quietAnon = anonMiB(loaded.pid);
   loaded.stop();
@@ -145,12 +143,12 @@ const rows = [
   { measure: 'image layers over the Node base (MiB)', value: image, target: 40 as number | undefined },
   ...([['npm start', asNpmStart], ['as the image runs it', asImage]] as const).flatMap(([how, m]) => [
     { measure: `idle RSS, one replica, 2 s after it listens (MiB), ${how}`, value: m.idleRss, target: 70 },
-    { measure: `idle RSS, one replica, ${SETTLE_MS / 1000} s after it listens (MiB), ${how}`, value: m.settledRss, target: 70 },
+    { measure: `idle RSS, one replica, ${SETTLED_MS / 1000} s after it listens (MiB), ${how}`, value: m.settledRss, target: 70 },
     { measure: `RSS 2 s after ${ASKS} anonymous asks (MiB), ${how}`, value: m.afterLoad, target: 150 },
-    { measure: `RSS ${SETTLE_MS / 1000} s after them (MiB), ${how}`, value: m.quiet, target: 150 },
+    { measure: `RSS ${SETTLED_MS / 1000} s after them (MiB), ${how}`, value: m.quiet, target: 150 },
     { measure: `start to first /healthz (ms), ${how}`, value: m.start, target: 300 },
     { measure: `CPU per ask under that load (µs), ${how}`, value: m.cpuPerAskUs, target: undefined },
-    { measure: `private memory (RssAnon) idle at 2 / ${SETTLE_MS / 1000} s, after the load at 2 / ${SETTLE_MS / 1000} s (MiB), ${how}`, value: `${m.idleAnon.toFixed(1)} / ${m.settledAnon.toFixed(1)}, ${m.afterLoadAnon.toFixed(1)} / ${m.quietAnon.toFixed(1)}`, target: undefined },
+    { measure: `private memory (RssAnon) idle at 2 / ${SETTLED_MS / 1000} s, after the load at 2 / ${SETTLED_MS / 1000} s (MiB), ${how}`, value: `${m.idleAnon.toFixed(1)} / ${m.settledAnon.toFixed(1)}, ${m.afterLoadAnon.toFixed(1)} / ${m.quietAnon.toFixed(1)}`, target: undefined },
   ]),
 ];
 const fmt = (v: number | string) => (typeof v === 'number' ? v.toFixed(v < 1000 ? 1 : 0) : v);

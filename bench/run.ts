@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { startRedis } from '../test/support/redis.ts';
-import { heapFigures, startGateway, type BenchGateway } from './lib/gateway.ts';
+import { heapFigures, SETTLED_MS, startGateway, type BenchGateway } from './lib/gateway.ts';
 import { drive, wrkAvailable, type LoadResult, type LoadSpec } from './lib/load.ts';
 import { nginxAvailable, startNginx, type Nginx } from './lib/nginx.ts';
 import { FIXTURE, startMcpProxy, toolCallSpec, type McpTarget } from './lib/mcp-compare.ts';
@@ -183,13 +183,12 @@ async function main(): Promise<void> {
       extra[`memoryAfterScenarios:${target}`] = heap;
       console.log(`  ${target} after its scenarios: ${JSON.stringify(heap)}`);
     }
-    // And once the load has stopped: a replica gives its spare heap back at its next quiet look
-    // (server.idleReleaseMs, 5 s; src/runtime/idle-release.ts). Two looks and a margin.
-    await new Promise((r) => setTimeout(r, 12_000));
+    // And once the load has stopped: a replica gives its spare heap back at its next quiet look.
+    await new Promise((r) => setTimeout(r, SETTLED_MS));
     for (const [target, gw] of gateways) {
       const heap = await heapFigures(gw);
       extra[`memoryOnceQuiet:${target}`] = heap;
-      console.log(`  ${target} 12 s after: ${JSON.stringify(heap)}`);
+      console.log(`  ${target} ${SETTLED_MS / 1000} s after: ${JSON.stringify(heap)}`);
     }
 
     console.log('\nMCP tools/call to one stdio MCP server: through nlgate and through mcp-proxy');

@@ -52,8 +52,9 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   // The same composition a library user gets (src/lib): the server only adds the listener.
   const gw = await composeNlgate(config, { log, baseDir: loaded.baseDir });
   const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
-  // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts).
-  const idle = releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log });
+  // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts); with
+  // idleReleaseMs 0 nothing watches the requests at all.
+  const idle = cfg.idleReleaseMs > 0 ? releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log }) : undefined;
   let metrics: { server: ServerType; url: string } | undefined;
   if (cfg.metricsPort !== undefined) {
     const metricsApp = new Hono().get('/metrics', (c) => gw.telemetry.metricsResponse(c));
@@ -62,7 +63,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   let stopping: Promise<{ released: number }> | undefined;
   const shutdown = (): Promise<{ released: number }> =>
     (stopping ??= (async () => {
-      idle.stop();
+      idle?.stop();
       gw.setDraining();
       if (cfg.shutdownDelayMs > 0) await sleep(cfg.shutdownDelayMs);
       const deadline = Date.now() + cfg.shutdownGraceMs;
@@ -84,7 +85,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
     ...(metrics ? { metricsUrl: metrics.url } : {}),
     shutdown,
     stop: async () => {
-      idle.stop();
+      idle?.stop();
       await closeServer(server);
       if (metrics) await closeServer(metrics.server);
       await gw.close();

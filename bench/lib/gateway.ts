@@ -21,6 +21,12 @@ export interface BenchGateway {
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
+/**
+ * How long after the load (or after start) a gateway has had two idle looks (server.idleReleaseMs,
+ * 5 s) and a margin: it has given its spare heap back (src/runtime/idle-release.ts).
+ */
+export const SETTLED_MS = 12_000;
+
 function rssOf(pid: number): number {
   try {
     const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);

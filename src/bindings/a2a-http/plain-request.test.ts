@@ -2,17 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonRpc, parseSendBody } from '../../protocol/a2a/index.ts';
 import { plainJsonRpcRequest, plainSendParams } from './plain-request.ts';
+import { expectRecogniserAgrees, jsonOrUndefined, PROTO_KEY, withOwnProto } from '../../../test/support/recogniser-property.ts';
 
-/** A key the generated text turns into an own `__proto__` member (an object literal cannot hold one). */
-const PROTO = 'zzproto';
-const withProto = (text: string) => text.replaceAll(`"${PROTO}"`, '"__proto__"');
 
 const value = fc.oneof(fc.constant(undefined), fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 3 }), fc.constant([]), fc.constant({}));
 const idString = fc.oneof({ arbitrary: fc.string({ minLength: 1, maxLength: 5 }), weight: 6 }, fc.constantFrom('', 'x'.repeat(256), 'x'.repeat(257)), value);
 const count = fc.oneof(fc.nat(), fc.integer(), fc.double(), fc.constant(2 ** 60), fc.constant(-0), value);
 const record = fc.oneof(
   { arbitrary: fc.dictionary(fc.string({ maxLength: 3 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }), weight: 3 },
-  fc.dictionary(fc.constantFrom(PROTO, 'a', '1'), value, { maxKeys: 2 }),
+  fc.dictionary(fc.constantFrom(PROTO_KEY, 'a', '1'), value, { maxKeys: 2 }),
   value,
 );
 const strings = fc.oneof({ arbitrary: fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }), weight: 3 }, fc.array(value, { minLength: 1, maxLength: 2 }), value);
@@ -24,7 +22,7 @@ const plainPart = fc.oneof(
   fc.record({ raw: fc.base64String({ maxLength: 8 }) }),
 );
 const anyPart = fc.oneof(
-  fc.record({ text: value, data: fc.jsonValue({ maxDepth: 1 }), url: value, raw: value, mediaType: value, filename: value, metadata: record, x: value, [PROTO]: value }, { requiredKeys: [] }),
+  fc.record({ text: value, data: fc.jsonValue({ maxDepth: 1 }), url: value, raw: value, mediaType: value, filename: value, metadata: record, x: value, [PROTO_KEY]: value }, { requiredKeys: [] }),
   value,
 );
 const parts = fc.oneof(
@@ -37,17 +35,17 @@ const parts = fc.oneof(
 const role = fc.oneof({ arbitrary: fc.constant('ROLE_USER'), weight: 6 }, fc.constantFrom('user', 'ROLE_AGENT', 'agent', 1, 2, 0, 'x'), value);
 const message = fc.oneof(
   { arbitrary: fc.record({ messageId: idString, role, parts, contextId: idString, taskId: idString, metadata: record, extensions: strings, referenceTaskIds: strings }, { requiredKeys: ['messageId', 'role', 'parts'] }), weight: 6 },
-  fc.record({ messageId: idString, role, parts, contextId: idString, metadata: record, x: value, [PROTO]: value }, { requiredKeys: [] }),
+  fc.record({ messageId: idString, role, parts, contextId: idString, metadata: record, x: value, [PROTO_KEY]: value }, { requiredKeys: [] }),
   value,
 );
 const configuration = fc.oneof(
   { arbitrary: fc.record({ acceptedOutputModes: strings, historyLength: count, returnImmediately: fc.oneof(fc.boolean(), value), taskPushNotificationConfig: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }), weight: 3 },
-  fc.record({ historyLength: count, x: value, [PROTO]: value }, { requiredKeys: [] }),
+  fc.record({ historyLength: count, x: value, [PROTO_KEY]: value }, { requiredKeys: [] }),
   value,
 );
 const sendParams = fc.oneof(
   { arbitrary: fc.record({ message, configuration, tenant: fc.oneof(fc.string({ maxLength: 3 }), value), metadata: record }, { requiredKeys: ['message'] }), weight: 6 },
-  fc.record({ message, x: value, [PROTO]: value, '': value }, { requiredKeys: [] }),
+  fc.record({ message, x: value, [PROTO_KEY]: value, '': value }, { requiredKeys: [] }),
 );
 const taskParams = fc.record({ id: idString, historyLength: count, tenant: fc.oneof(fc.string({ maxLength: 3 }), value), metadata: record, x: value }, { requiredKeys: [] });
 const id = fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null), fc.constant(undefined), fc.double(), fc.constant(2 ** 60), fc.boolean());
@@ -71,7 +69,7 @@ const validEnvelope = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.i
 type Json = Record<string, any>;
 const edgeId = fc.constantFrom('', 'x'.repeat(256), 'x'.repeat(257), 1, null);
 const edgeCount = fc.constantFrom(-1, -0, 1.5, 2 ** 53, 2 ** 60, '1', null);
-const protoRecord = fc.constant({ [PROTO]: { a: 1 }, b: 2 });
+const protoRecord = fc.constant({ [PROTO_KEY]: { a: 1 }, b: 2 });
 /** One change at the edge of what the schemas accept, to a valid request (a SendMessage's, or a task method's). */
 const edits: fc.Arbitrary<(e: Json) => void>[] = [
   edgeId.map((v) => (e) => void (e.params.message ? (e.params.message.messageId = v) : (e.params.id = v))),
@@ -79,23 +77,23 @@ const edits: fc.Arbitrary<(e: Json) => void>[] = [
   edgeId.map((v) => (e) => void (e.params.message && (e.params.message.taskId = v))),
   fc.constantFrom('user', 'agent', 'ROLE_AGENT', 1, 2, 0).map((v) => (e) => void (e.params.message && (e.params.message.role = v))),
   fc.constantFrom(0, 64, 65).map((n) => (e) => void (e.params.message && (e.params.message.parts = Array.from({ length: n }, () => ({ text: 'a' }))))),
-  fc.constantFrom('text', 'data', 'url', 'raw', 'mediaType', 'filename', 'metadata', 'x', PROTO).chain((k) => fc.oneof(value, protoRecord).map((v) => (e: Json) => void (e.params.message && (e.params.message.parts[0][k] = v)))),
-  fc.constantFrom('extensions', 'referenceTaskIds', 'metadata', 'x', PROTO).chain((k) => fc.oneof(value, protoRecord, fc.constant([1])).map((v) => (e: Json) => void (e.params.message ? (e.params.message[k] = v) : (e.params[k] = v)))),
-  fc.constantFrom('historyLength', 'acceptedOutputModes', 'returnImmediately', 'x', PROTO).chain((k) => fc.oneof(value, edgeCount, fc.constant([1])).map((v) => (e: Json) => void (e.params.message ? (e.params.configuration = { ...e.params.configuration, [k]: v }) : (e.params[k] = v)))),
-  fc.constantFrom('tenant', 'metadata', 'configuration', 'x', PROTO, '').chain((k) => fc.oneof(value, protoRecord).map((v) => (e: Json) => void (e.params[k] = v))),
+  fc.constantFrom('text', 'data', 'url', 'raw', 'mediaType', 'filename', 'metadata', 'x', PROTO_KEY).chain((k) => fc.oneof(value, protoRecord).map((v) => (e: Json) => void (e.params.message && (e.params.message.parts[0][k] = v)))),
+  fc.constantFrom('extensions', 'referenceTaskIds', 'metadata', 'x', PROTO_KEY).chain((k) => fc.oneof(value, protoRecord, fc.constant([1])).map((v) => (e: Json) => void (e.params.message ? (e.params.message[k] = v) : (e.params[k] = v)))),
+  fc.constantFrom('historyLength', 'acceptedOutputModes', 'returnImmediately', 'x', PROTO_KEY).chain((k) => fc.oneof(value, edgeCount, fc.constant([1])).map((v) => (e: Json) => void (e.params.message ? (e.params.configuration = { ...e.params.configuration, [k]: v }) : (e.params[k] = v)))),
+  fc.constantFrom('tenant', 'metadata', 'configuration', 'x', PROTO_KEY, '').chain((k) => fc.oneof(value, protoRecord).map((v) => (e: Json) => void (e.params[k] = v))),
   fc.constantFrom(1.5, 2 ** 60, true, {}).map((v) => (e) => void (e.id = v)),
-  fc.constantFrom('jsonrpc', 'method', 'x', PROTO, 'result').chain((k) => value.map((v) => (e: Json) => void (e[k] = v))),
+  fc.constantFrom('jsonrpc', 'method', 'x', PROTO_KEY, 'result').chain((k) => value.map((v) => (e: Json) => void (e[k] = v))),
 ];
 const edited = fc.tuple(validEnvelope, fc.oneof(...edits)).map(([e, edit]) => {
   const copy = JSON.parse(JSON.stringify(e)) as Json;
   edit(copy);
-  return withProto(JSON.stringify(copy));
+  return withOwnProto(JSON.stringify(copy));
 });
 /** Bodies as text: valid requests, valid requests changed once at an edge, envelopes of any members, and anything else that is JSON. */
 const body = fc.oneof(
   { arbitrary: validEnvelope.map((e) => JSON.stringify(e)), weight: 4 },
   { arbitrary: edited, weight: 8 },
-  { arbitrary: envelope.map((e) => withProto(JSON.stringify(e))), weight: 4 },
+  { arbitrary: envelope.map((e) => withOwnProto(JSON.stringify(e))), weight: 4 },
   fc.json({ maxDepth: 2 }),
   fc.constant('[{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}]'),
 );
@@ -118,28 +116,21 @@ describe('the plain A2A JSON-RPC request, recognised without the schemas (issue 
   });
 
   it('answers exactly what parseJsonRpc answers with the schemas (property, on generated bodies)', () => {
-    let recognised = 0;
-    fc.assert(
-      fc.property(body, (text) => {
-        const body: unknown = (() => { try { return JSON.parse(text); } catch { return undefined; } })();
-        if (body !== undefined && plainJsonRpcRequest(body)) recognised++;
-        expect(parseJsonRpc(text, plainJsonRpcRequest)).toStrictEqual(parseJsonRpc(text));
-      }),
-      { numRuns: 4000 },
-    );
-    expect(recognised).toBeGreaterThan(200); // the property is about recognised requests: enough of them were made
+    expectRecogniserAgrees(body, {
+      recognised: (text) => plainJsonRpcRequest(jsonOrUndefined(text)) !== undefined,
+      withIt: (text) => parseJsonRpc(text, plainJsonRpcRequest),
+      without: (text) => parseJsonRpc(text),
+      minRecognised: 200,
+    });
   });
 
   it('answers an HTTP+JSON send body exactly as parseSendBody does with the schema (property: the params of the same bodies)', () => {
-    let recognised = 0;
-    fc.assert(
-      fc.property(body, (text) => {
-        const params: unknown = (() => { try { return (JSON.parse(text) as { params?: unknown } | null)?.params; } catch { return undefined; } })();
-        if (plainSendParams(params)) recognised++;
-        expect(parseSendBody(params, plainSendParams)).toStrictEqual(parseSendBody(params));
-      }),
-      { numRuns: 4000 },
-    );
-    expect(recognised).toBeGreaterThan(200);
+    const params = (text: string) => (jsonOrUndefined(text) as { params?: unknown } | null | undefined)?.params;
+    expectRecogniserAgrees(body.map(params), {
+      recognised: (p) => plainSendParams(p) !== undefined,
+      withIt: (p) => parseSendBody(p, plainSendParams),
+      without: (p) => parseSendBody(p),
+      minRecognised: 200,
+    });
   });
 });

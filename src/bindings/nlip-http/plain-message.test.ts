@@ -2,13 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NLIP_FORMATS, parseNlipText } from '../../protocol/nlip/index.ts';
 import { plainNlipMessage } from './plain-message.ts';
+import { expectRecogniserAgrees, jsonOrUndefined, PROTO_KEY, withOwnProto } from '../../../test/support/recogniser-property.ts';
 
-/** A key the generated text turns into an own `__proto__` member (an object literal cannot hold one). */
-const PROTO = 'zzproto';
-const withProto = (text: string) => text.replaceAll(`"${PROTO}"`, '"__proto__"');
 
 const value = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 3 }), fc.constant([]), fc.constant({}), fc.constant([1, 'a']));
-const content = fc.oneof(fc.string({ maxLength: 8 }), fc.dictionary(fc.constantFrom('a', 'query', PROTO, '1'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
+const content = fc.oneof(fc.string({ maxLength: 8 }), fc.dictionary(fc.constantFrom('a', 'query', PROTO_KEY, '1'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
 /** Valid parts, each member drawn from what the wire schema takes as it is: the accepted side of the property. */
 const plainPart = fc.record({ format: fc.constantFrom(...NLIP_FORMATS), subformat: fc.string({ maxLength: 6 }), content, label: fc.string({ maxLength: 3 }) }, { requiredKeys: ['format', 'content'] });
 const plainMessage = fc
@@ -18,11 +16,11 @@ const plainMessage = fc
 type Json = Record<string, unknown>;
 /** One change at the edge of what the schema takes as it is. */
 const edits: fc.Arbitrary<(m: Json) => void>[] = [
-  fc.constantFrom('format', 'subformat', 'content', 'label', 'messagetype', 'submessages', 'control', 'x', PROTO).chain((k) => value.map((v) => (m: Json) => void (m[k] = v))),
+  fc.constantFrom('format', 'subformat', 'content', 'label', 'messagetype', 'submessages', 'control', 'x', PROTO_KEY).chain((k) => value.map((v) => (m: Json) => void (m[k] = v))),
   fc.constantFrom('TEXT', ' text', 'Structured', 'video', '').map((v) => (m: Json) => void (m.format = v)),
   fc.constantFrom('Format', 'SUBFORMAT', 'Content', 'Label', 'MessageType', 'Submessages').chain((k) => fc.constantFrom('text', 'x', 1).map((v) => (m: Json) => void (m[k] = v))),
   fc.constantFrom(true, false, 'true', 'FALSE', 'x').map((v) => (m: Json) => void (m.control = v)),
-  fc.constantFrom('format', 'subformat', 'content', 'label', 'x', 'Format', PROTO).chain((k) => value.map((v) => (m: Json) => {
+  fc.constantFrom('format', 'subformat', 'content', 'label', 'x', 'Format', PROTO_KEY).chain((k) => value.map((v) => (m: Json) => {
     const subs = Array.isArray(m.submessages) && m.submessages.length > 0 ? (m.submessages as Json[]) : (m.submessages = [{ format: 'text', content: 'a' }]) as Json[];
     subs[0]![k] = v;
   })),
@@ -31,11 +29,11 @@ const edits: fc.Arbitrary<(m: Json) => void>[] = [
 const edited = fc.tuple(plainMessage, fc.oneof(...edits)).map(([m, edit]) => {
   const copy = JSON.parse(JSON.stringify(m)) as Json;
   edit(copy);
-  return withProto(JSON.stringify(copy));
+  return withOwnProto(JSON.stringify(copy));
 });
 /** Bodies as text: plain messages, plain messages changed once at an edge, and any JSON at all. */
 const body = fc.oneof(
-  { arbitrary: plainMessage.map((m) => withProto(JSON.stringify(m))), weight: 4 },
+  { arbitrary: plainMessage.map((m) => withOwnProto(JSON.stringify(m))), weight: 4 },
   { arbitrary: edited, weight: 6 },
   fc.json({ maxDepth: 2 }),
 );
@@ -51,15 +49,11 @@ describe('the plain NLIP message, recognised without the wire schema (issue 25)'
   });
 
   it('answers exactly what parseNlipText answers with the schema (property, on generated bodies)', () => {
-    let recognised = 0;
-    fc.assert(
-      fc.property(body, (text) => {
-        const raw: unknown = (() => { try { return JSON.parse(text); } catch { return undefined; } })();
-        if (raw !== undefined && plainNlipMessage(raw)) recognised++;
-        expect(parseNlipText(text, plainNlipMessage)).toStrictEqual(parseNlipText(text));
-      }),
-      { numRuns: 4000 },
-    );
-    expect(recognised).toBeGreaterThan(300); // the property is about recognised messages: enough of them were made
+    expectRecogniserAgrees(body, {
+      recognised: (text) => plainNlipMessage(jsonOrUndefined(text)) !== undefined,
+      withIt: (text) => parseNlipText(text, plainNlipMessage),
+      without: (text) => parseNlipText(text),
+      minRecognised: 300,
+    });
   });
 });
