@@ -7,6 +7,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedCalls } from '../support/scripted-agent.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
+import { anonymousPrincipal } from '../../src/core/principal.ts';
+import { SESSION_NAMESPACE } from '../../src/bindings/mcp-http/sessions.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { ERAS, connectClient, roundRobin, startReplicas } from './support.ts';
 
@@ -148,21 +150,49 @@ describe('2025 sessions behind two replicas', () => {
     }
   });
 
-  it('binds a session to its conversation once: later calls read the binding and write none (regression: an alias write per call)', async () => {
+  it('binds a session to its conversation once, in its record: later calls read the binding and write none (regression: an alias write per call)', async () => {
     const store = new MemoryStore();
-    const aliasWrites: string[] = [];
+    const writes: Array<[string, string]> = [];
+    const aliasReads: string[] = [];
     const put = store.putRecord.bind(store);
-    store.putRecord = (namespace, id, value, ttlMs) => {
-      if (namespace.startsWith('alias:')) aliasWrites.push(value);
-      return put(namespace, id, value, ttlMs);
-    };
+    const get = store.getRecord.bind(store);
+    store.putRecord = (namespace, id, value, ttlMs) => (writes.push([namespace, value]), put(namespace, id, value, ttlMs));
+    store.getRecord = (namespace, id, ttlMs) => (namespace.startsWith('alias:') && aliasReads.push(id), get(namespace, id, ttlMs));
     const gw = await startGateway(CONFIG, { store });
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
     try {
+      const afterInit = writes.length;
       for (const text of ['one', 'two', 'three']) await client.callTool({ name: 'ask', arguments: { query: { text } } });
       const last = await client.callTool({ name: 'ask', arguments: { query: { text: 'four' } } });
+      const conversation = structured(last)._meta.session_context.conversation_id;
       expect(structured(last)._meta.agent_saw_prev).toEqual(['one', 'two', 'three']);
-      expect(aliasWrites).toEqual([structured(last)._meta.session_context.conversation_id]);
+      // Issue 25: the session record names the conversation, so no alias is read or written beside it.
+      const bindings = writes.slice(afterInit).filter(([namespace]) => namespace === SESSION_NAMESPACE || namespace.startsWith('alias:'));
+      expect(bindings.map(([namespace, value]) => [namespace, JSON.parse(value).conversationId])).toEqual([[SESSION_NAMESPACE, conversation]]);
+      expect(aliasReads).toEqual([]);
+    } finally {
+      await client.close();
+      await gw.close();
+    }
+  });
+
+  it('a session whose record predates conversationId keeps its conversation through its alias (rolling upgrade)', async () => {
+    const store = new MemoryStore();
+    const sessionIds: string[] = [];
+    const put = store.putRecord.bind(store);
+    store.putRecord = (namespace, id, value, ttlMs) => (namespace === SESSION_NAMESPACE && sessionIds.push(id), put(namespace, id, value, ttlMs));
+    const gw = await startGateway(CONFIG, { store });
+    const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
+    try {
+      const first = structured(await client.callTool({ name: 'ask', arguments: { query: { text: 'before the upgrade' } } }));
+      const sessionId = sessionIds[0]!;
+      // What a replica of the release before wrote: the record without the field, the binding in an alias.
+      const { conversationId: _bound, ...older } = JSON.parse((await store.getRecord(SESSION_NAMESPACE, sessionId))!);
+      await store.putRecord(SESSION_NAMESPACE, sessionId, JSON.stringify(older), 60_000);
+      await gw.gateway.bindConversation('mcp', sessionId, first._meta.session_context.conversation_id, anonymousPrincipal('127.0.0.1'));
+      const next = structured(await client.callTool({ name: 'ask', arguments: { query: { text: 'after it' } } }));
+      expect(next._meta.agent_saw_prev).toEqual(['before the upgrade']);
+      expect(next._meta.session_context.conversation_id).toBe(first._meta.session_context.conversation_id);
     } finally {
       await client.close();
       await gw.close();

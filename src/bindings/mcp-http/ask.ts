@@ -9,15 +9,18 @@ import { callOptions, clientCapabilities, elicitationModes, type McpCall } from 
 import { askWithAnswers, decodeElicitationState, elicitationForm, encodeElicitationState, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
 import { clientSessionOf } from './session-link.ts';
+import type { McpSessions } from './sessions.ts';
 
 /** The key of the gateway's elicitation inside a 2026 `input_required` round. */
 const ANSWERS_KEY = 'nlweb_elicitation';
-/** Conversation aliases of 2025 MCP sessions (`Gateway.bindConversation` kind). */
+/** Conversation aliases of 2025 MCP sessions whose records predate `conversationId` (`Gateway.bindConversation` kind). */
 const ALIAS_KIND = 'mcp';
 
 /** Everything the `ask`/`await` tools need for one call: the core, the request facts, the client channel. */
 export interface AskToolContext {
   gateway: Gateway;
+  /** The 2025 sessions, whose records name their conversations. */
+  sessions: McpSessions;
   call: McpCall;
   ctx: ServerContext;
   channel: ClientChannel;
@@ -29,23 +32,29 @@ function options(t: AskToolContext): CallOptions {
   return { ...callOptions(t.call, t.ctx.mcpReq.signal), ...(session ? { session } : {}) };
 }
 
-/** A 2025 session continues its conversation unless the arguments name one (`meta.session_context`). */
-/** The request in the conversation the session is bound to (when the client named none), and that binding. */
+/**
+ * The request in the conversation a 2025 session continues (when the client named none), and that
+ * binding. The session's record (read to admit the call) names it; a record from before that field
+ * has it in a conversation alias instead.
+ */
 async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<{ request: AskRequest; bound?: string }> {
   const session = t.call.session;
   if (!session || request.meta?.session_context?.conversation_id !== undefined) return { request };
-  const conversationId = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
+  const conversationId = session.conversationId !== undefined ? session.conversationId : await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
   if (!conversationId) return { request };
   return { request: inConversation(request, conversationId), bound: conversationId };
 }
 
 /**
- * Binds the session to the answer's conversation. A binding that already names it is left alone:
- * reading it slid its expiry, so writing it again would only cost a store write per call.
+ * Binds the session to the answer's conversation, in its record (or, for an older record, its
+ * alias). A binding that already names it is left alone: no store write on a continuing call.
  */
 async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext, bound: string | undefined): Promise<void> {
   const id = response._meta.session_context?.conversation_id;
-  if (t.call.session && typeof id === 'string' && id !== bound) await t.gateway.bindConversation(ALIAS_KIND, t.call.session.id, id, t.call.principal);
+  const session = t.call.session;
+  if (!session || typeof id !== 'string' || id === bound) return;
+  if (session.conversationId !== undefined) await t.sessions.bindConversation(session, id, t.call.principal);
+  else await t.gateway.bindConversation(ALIAS_KIND, session.id, id, t.call.principal);
 }
 
 /**

@@ -215,7 +215,7 @@ async function callTool(deps: ServerDeps, a: Accepted, req: Request, call: McpCa
   const route = surface.routes.get(name);
   if (route?.kind === 'agent') return undefined;
   if (!route) return errorAnswer(a.id, unknownTool(name));
-  const t: AskToolContext = { gateway, call, ctx: contextOf(a, req.signal), channel: {}, progressToken: undefined };
+  const t: AskToolContext = { gateway, sessions: deps.sessions, call, ctx: contextOf(a, req.signal), channel: {}, progressToken: undefined };
   const result = (route.kind === 'ask' ? await runAskTool(a.params.arguments, t) : await runAwaitTool(a.params.arguments, t)) as CallToolResult;
   return answer({ result: encodeResult(a.method, result as Params), jsonrpc: '2.0', id: a.id });
 }

@@ -107,7 +107,7 @@ export async function buildMcpServer(deps: ServerDeps, call: McpCall): Promise<S
     const { name, arguments: args } = request.params;
     const progressToken = ctx.mcpReq._meta?.progressToken;
     const channel = clientChannel(call, ctx, progressToken);
-    const t: AskToolContext = { gateway, call, ctx, channel, progressToken };
+    const t: AskToolContext = { gateway, sessions: deps.sessions, call, ctx, channel, progressToken };
     const asTask = tasks && request.params.task !== undefined;
     if (name === 'ask' && asTask) {
       // A CreateTaskResult; the SDK's tools/call check wants `content`, which a Result may carry besides.

@@ -129,7 +129,7 @@ export class SessionFastPath {
   /** How a `tools/call` runs on the fast path, or undefined to decline it. */
   private async toolRun(a: PlainSessionRequest, call: McpCall): Promise<((ctx: ServerContext) => Promise<unknown>) | undefined> {
     const { gateway } = this.deps;
-    const t = (ctx: ServerContext): AskToolContext => ({ gateway, call, ctx, channel: {}, progressToken: undefined });
+    const t = (ctx: ServerContext): AskToolContext => ({ gateway, sessions: this.deps.sessions, call, ctx, channel: {}, progressToken: undefined });
     if (a.name === 'ask') {
       if (elicitationModes(call.session!.capabilities).size > 0) return undefined;
       return (ctx) => runAskTool(a.args, t(ctx));

@@ -23,6 +23,32 @@ describe('MCP sessions in the store', () => {
     await store.close();
   });
 
+  it('the record names the session\'s conversation: none at first, then the one bound, kept by setLogLevel', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const s = await sessions.create({ protocolVersion: '2025-11-25', capabilities: {} }, alice);
+    expect(s.conversationId).toBeNull();
+    expect((await sessions.get(s.id, alice))?.conversationId).toBeNull();
+    await sessions.bindConversation(s, 'conv_0123456789abcdef', alice);
+    const bound = (await sessions.get(s.id, alice))!;
+    expect(bound.conversationId).toBe('conv_0123456789abcdef');
+    await sessions.setLogLevel(bound, 'error', alice);
+    expect(await sessions.get(s.id, alice)).toMatchObject({ conversationId: 'conv_0123456789abcdef', logLevel: 'error' });
+    // The binding keeps the owner: nobody else reads the session, or its conversation, through it.
+    expect(await sessions.get(s.id, bob)).toBeNull();
+    await store.close();
+  });
+
+  it('a record written before conversationId existed reads with no conversationId at all (its binding is an alias)', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    await store.putRecord(SESSION_NAMESPACE, 'older', JSON.stringify({ protocolVersion: '2025-11-25', capabilities: {}, owner: ownerTag(alice) }), 60_000);
+    const got = await sessions.get('older', alice);
+    expect(got).not.toBeNull();
+    expect(got).not.toHaveProperty('conversationId');
+    await store.close();
+  });
+
   it('a session belongs to the principal that initialised it: anyone else reads no session', async () => {
     const store = new MemoryStore();
     const sessions = new McpSessions(store);
@@ -37,8 +63,8 @@ describe('MCP sessions in the store', () => {
     const cap = 2048;
     const sessions = new McpSessions(store, cap);
     const capsWith = (pad: string) => ({ experimental: { padding: { pad } } });
-    // The stored record is the facts plus the owner tag: its size without padding, measured the same way.
-    const bare = JSON.stringify({ protocolVersion: '2025-11-25', capabilities: capsWith(''), owner: ownerTag(alice) }).length;
+    // The stored record is the facts plus the owner tag and the (empty) conversation: its size without padding, measured the same way.
+    const bare = JSON.stringify({ protocolVersion: '2025-11-25', capabilities: capsWith(''), owner: ownerTag(alice), conversationId: null }).length;
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: -64, max: 64 }), async (delta) => {
         const pad = 'p'.repeat(cap - bare + delta);

@@ -24,6 +24,12 @@ const SessionRecordSchema = z.object({
   logLevel: z.string().optional(),
   /** Owner tag of the principal that initialised the session (core/ownership.ts): nobody else may use it. */
   owner: z.string().optional(),
+  /**
+   * The conversation the session continues: null until its first answer. Absent in a record written
+   * before the field existed, whose binding is a conversation alias (read on, so a rolling upgrade
+   * keeps every open session's conversation).
+   */
+  conversationId: z.string().nullable().optional(),
 });
 type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
@@ -37,12 +43,15 @@ export interface McpSession {
   capabilities: ClientCapabilities;
   clientInfo?: { name: string; version: string };
   logLevel?: string;
+  /** Its conversation (SessionRecordSchema); undefined: an older record, bound through an alias. */
+  conversationId?: string | null;
 }
 
 /**
  * Session ids any replica can validate: minted on `initialize` (128 random bits), kept in the shared
- * store with a sliding TTL, and deleted on `DELETE`. No conversation state lives here: the
- * conversation is bound to the session id through the gateway's conversation aliases.
+ * store with a sliding TTL, and deleted on `DELETE`. The record names the session's conversation
+ * (only its id; the turns live in the conversation), so the read that admits a call also finds its
+ * conversation: one store trip fewer per call than an alias record beside it (issue 25).
  */
 export class McpSessions {
   constructor(
@@ -54,10 +63,10 @@ export class McpSessions {
    * Starts a session of `owner` for an `initialize` request. Throws PAYLOAD_TOO_LARGE, storing
    * nothing, when the facts to keep (capabilities, client info) are larger than the cap.
    */
-  async create(facts: Omit<McpSession, 'id'>, owner: Principal): Promise<McpSession> {
+  async create(facts: Omit<McpSession, 'id' | 'conversationId'>, owner: Principal): Promise<McpSession> {
     // A verified owner's session id carries the store's mark, so anonymous sessions never push it out (issue 24).
     const id = (isVerifiedId(owner.id) ? VERIFIED_OWNER_MARK : '') + newToken('mcp');
-    const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown>, owner: ownerTag(owner) };
+    const record: SessionRecord = { protocolVersion: facts.protocolVersion, capabilities: facts.capabilities as Record<string, unknown>, owner: ownerTag(owner), conversationId: null };
     if (facts.clientInfo) record.clientInfo = facts.clientInfo;
     const raw = JSON.stringify(record);
     const size = Buffer.byteLength(raw);
@@ -69,7 +78,7 @@ export class McpSessions {
     }
     await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS);
     publishCreated('mcp');
-    return { id, ...facts };
+    return { id, ...facts, conversationId: null };
   }
 
   /**
@@ -87,12 +96,29 @@ export class McpSessions {
     }
     if (!parsed.success || !isOwner(parsed.data.owner, owner)) return null;
     const r = parsed.data;
-    return { id, protocolVersion: r.protocolVersion, capabilities: r.capabilities as ClientCapabilities, ...(r.clientInfo ? { clientInfo: r.clientInfo } : {}), ...(r.logLevel ? { logLevel: r.logLevel } : {}) };
+    return {
+      id,
+      protocolVersion: r.protocolVersion,
+      capabilities: r.capabilities as ClientCapabilities,
+      ...(r.clientInfo ? { clientInfo: r.clientInfo } : {}),
+      ...(r.logLevel ? { logLevel: r.logLevel } : {}),
+      ...(r.conversationId !== undefined ? { conversationId: r.conversationId } : {}),
+    };
   }
 
   /** Records the level from `logging/setLevel`. */
   async setLogLevel(session: McpSession, level: string, owner: Principal): Promise<void> {
-    const { id, ...facts } = { ...session, logLevel: level.slice(0, 32), owner: ownerTag(owner) };
+    await this.rewrite({ ...session, logLevel: level.slice(0, 32) }, owner);
+  }
+
+  /** Binds the session to the conversation its latest answer belongs to (the next call continues it). */
+  async bindConversation(session: McpSession, conversationId: string, owner: Principal): Promise<void> {
+    await this.rewrite({ ...session, conversationId }, owner);
+  }
+
+  /** Writes the whole record again: one key per session, so one read serves every call. */
+  private async rewrite(session: McpSession, owner: Principal): Promise<void> {
+    const { id, ...facts } = { ...session, owner: ownerTag(owner) };
     await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(facts), SESSION_IDLE_TTL_MS);
   }
 
