@@ -13,13 +13,31 @@ import { conversationOwner, ownedByVerified } from './store.ts';
 /** A stored value with the epoch ms at which it stops existing. */
 export interface Expiring {
   expiresAt: number;
+  /** RetainedMap's own: its class's move count when the entry last went to the newest end. */
+  moved?: number;
 }
+
+/**
+ * A class holding fewer entries than this moves an entry on every touch (exact least-recently-used
+ * order): below it a move costs well under a microsecond even for one key touched over and over.
+ */
+export const EXACT_BELOW = 256;
+/**
+ * At or above EXACT_BELOW, a touch within this many moves of the entry's last one leaves it in
+ * place, or within 1/32 of the class's size when that is more (a few hot keys among many).
+ */
+export const SETTLED_MOVES = 64;
+
+/** The settled window of a class of `size` entries (SETTLED_MOVES). */
+export const settledMoves = (size: number): number => Math.max(SETTLED_MOVES, size >> 5);
 
 /**
  * A conversation as the memory store holds it: no id (the key is), no timestamps (the idle TTL is
  * `expiresAt`), and nothing it does not have: a first turn is one string in `prev` and nothing else.
  */
 export class HeldConversation implements Expiring {
+  /** RetainedMap's move stamp (declared here so every held conversation has one shape). */
+  moved: number | undefined = undefined;
   /** The previous queries, oldest first: one as a string, more as an array, none as undefined. */
   prev: string | string[] | undefined = undefined;
   /** The `session_context` each upstream agent returned last, by agent name, once there is one. */
@@ -66,12 +84,24 @@ export class OldestFirst<K> {
 /**
  * Entries in two classes (verified, anonymous), each a Map in least-recently-used order holding at
  * most `max`. `onDrop` hears every key that leaves other than by `delete` (expired, or pushed out).
+ *
+ * A touch moves the entry to the newest end (delete, then set), except in a class of EXACT_BELOW
+ * entries or more when the entry was moved within the last SETTLED_MOVES moves of its class. V8
+ * leaves a deleted Map entry in its bucket's chain until the table is rebuilt, so one key deleted
+ * and set again and again makes its own chain longer with every touch: in a class of 50,000 one hot
+ * key cost 84 µs a touch (a 2025 MCP session's record, a conversation read and then written; issue
+ * 25). So the order is exact to `settledMoves(max)` positions (64, or 1/32 of a larger class): a
+ * key touched within the last `max - settledMoves(max) - 1` moves is never pushed out (exact LRU:
+ * `max - 1`). Small classes, and the tests' caps, keep the exact order.
  */
 export class RetainedMap<V extends Expiring> {
   private readonly verified = new Map<string, V>();
   private readonly anonymous = new Map<string, V>();
   private readonly oldestVerified = new OldestFirst(() => this.verified.keys());
   private readonly oldestAnonymous = new OldestFirst(() => this.anonymous.keys());
+  /** Moves to the newest end so far, per class (the stamps' clock). */
+  private movesVerified = 0;
+  private movesAnonymous = 0;
 
   constructor(
     private readonly max: number,
@@ -91,8 +121,14 @@ export class RetainedMap<V extends Expiring> {
   /** Stores (or touches) `key` as the most recently used of its class; past `max` the least recently used go. */
   keep(key: string, verified: boolean, entry: V): void {
     const map = verified ? this.verified : this.anonymous;
+    const moves = verified ? this.movesVerified : this.movesAnonymous;
+    // Settled: moved a moment ago and still the one held (a new value always moves).
+    if (map.size >= EXACT_BELOW && entry.moved !== undefined && moves - entry.moved < settledMoves(map.size) && map.get(key) === entry) return;
     map.delete(key);
     map.set(key, entry);
+    entry.moved = moves + 1;
+    if (verified) this.movesVerified = moves + 1;
+    else this.movesAnonymous = moves + 1;
     const oldestFirst = verified ? this.oldestVerified : this.oldestAnonymous;
     while (map.size > this.max) {
       const oldest = oldestFirst.take()!;

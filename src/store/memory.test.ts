@@ -116,11 +116,11 @@ describe('MemoryStore specifics', () => {
     await store.close();
   });
 
-  it('regression "a held first-turn conversation costs 2.3 KiB" (issue 23 item 4): a first turn holds its query, its expiry and nothing else', async () => {
+  it('regression "a held first-turn conversation costs 2.3 KiB" (issue 23 item 4): a first turn holds its query, its expiry, its place in the retention order and nothing else', async () => {
     const store = new MemoryStore();
     await store.recordTurn('anon:c', { query: 'pasta', agent: 'x' }, turn);
     const held = store.backend.conversations.live('anon:c', Date.now());
-    expect(held).toEqual({ prev: 'pasta', upstream: undefined, attrs: undefined, expiresAt: expect.any(Number) });
+    expect(held).toEqual({ prev: 'pasta', upstream: undefined, attrs: undefined, expiresAt: expect.any(Number), moved: expect.any(Number) });
     await store.recordTurn('anon:c', { query: 'more', agent: 'x' }, turn);
     expect(store.backend.conversations.live('anon:c', Date.now())?.prev).toEqual(['pasta', 'more']);
     await store.close();
