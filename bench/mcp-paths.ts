@@ -7,7 +7,8 @@
  * included) per request is taken per round and the median kept. The upstream's CPU is nginx's, not
  * counted. The result is the cost of the gateway's work per request, which bounds its throughput
  * when one worker is CPU-bound: `× pass-through` is `nlweb-json`'s µs over the row's.
- * Not part of `npm test`; nothing asserts a timing.
+ * BENCH_FILL=<n> first stores n other records in each app's store (a replica holding many sessions
+ * and tasks). Not part of `npm test`; nothing asserts a timing.
  */
 import { builtinAdapters } from '../adapters/index.ts';
 import { createApp, type GatewayApp } from '../src/app.ts';
@@ -21,6 +22,7 @@ import { startNginx } from './lib/nginx.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const N = Number(process.env.BENCH_N ?? 2000);
 const CONCURRENCY = 16;
+const FILL = Number(process.env.BENCH_FILL ?? 0);
 const ASK = JSON.stringify({ query: { text: 'pasta' }, prefer: { streaming: false } });
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const ACCEPT = { accept: 'application/json, text/event-stream' };
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
   const nginx = await startNginx(1);
   const fast = await build(true, nginx.upstreamUrl);
   const sdk = await build(false, nginx.upstreamUrl);
+  for (const app of [fast, sdk]) for (let i = 0; i < FILL; i++) await app.gateway.store.putRecord('bench-fill', `record-${i}`, 'x', 3_600_000);
   try {
     const scenarios: Scenario[] = [
       { name: 'nlweb-json', app: fast, path: '/agents/up/ask', body: ASK, headers: JSON_HEADERS },
