@@ -169,6 +169,38 @@ export function stateContract(h: () => StoreHarness): void {
       await store.deleteRecord('alias', 'never-there');
     });
 
+    it('replaceRecord replaces only the value it was given, and never creates a record', async () => {
+      const { store } = h();
+      await store.putRecord('mcp-session', 'cas', 'v1', LONG);
+      expect(await store.replaceRecord('mcp-session', 'cas', 'stale', 'lost', LONG)).toBe(false);
+      expect(await store.getRecord('mcp-session', 'cas')).toBe('v1');
+      expect(await store.replaceRecord('mcp-session', 'cas', 'v1', 'v2', LONG)).toBe(true);
+      expect(await store.getRecord('mcp-session', 'cas')).toBe('v2');
+      // Two writers that read the same value: exactly one replaces it.
+      const both = await Promise.all([store.replaceRecord('mcp-session', 'cas', 'v2', 'a', LONG), store.replaceRecord('mcp-session', 'cas', 'v2', 'b', LONG)]);
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect(await store.getRecord('mcp-session', 'cas')).toBe(both[0] ? 'a' : 'b');
+      // Deleted (or never there): it stays absent.
+      await store.deleteRecord('mcp-session', 'cas');
+      expect(await store.replaceRecord('mcp-session', 'cas', 'a', 'back', LONG)).toBe(false);
+      expect(await store.replaceRecord('mcp-session', 'cas', 'b', 'back', LONG)).toBe(false);
+      expect(await store.replaceRecord('mcp-session', 'never-there', '', 'x', LONG)).toBe(false);
+      expect(await store.getRecord('mcp-session', 'cas')).toBeNull();
+      expect(await store.getRecord('mcp-session', 'never-there')).toBeNull();
+    });
+
+    it('replaceRecord sets the TTL it is given, and an expired record is not replaced', async () => {
+      const { store } = h();
+      await store.putRecord('mcp-session', 'ttl', 'v', 300);
+      expect(await store.replaceRecord('mcp-session', 'ttl', 'v', 'w', LONG)).toBe(true);
+      await sleep(450);
+      expect(await store.getRecord('mcp-session', 'ttl')).toBe('w');
+      await store.putRecord('mcp-session', 'gone', 'v', 100);
+      await eventually(() => store.getRecord('mcp-session', 'gone'), (v) => v === null, 2000);
+      expect(await store.replaceRecord('mcp-session', 'gone', 'v', 'back', LONG)).toBe(false);
+      expect(await store.getRecord('mcp-session', 'gone')).toBeNull();
+    });
+
     it('a record expires after its TTL; a plain read does not extend it', async () => {
       const { store } = h();
       await store.putRecord('alias', 'short', 'v', 200);

@@ -253,6 +253,16 @@ export class MemoryStore implements Store {
     return entry.value;
   }
 
+  async replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const key = `${namespace}:${id}`;
+    const verified = ownedByVerified(id);
+    const entry = this.backend.records.live(key, verified, now);
+    if (entry?.value !== expected) return false;
+    this.backend.records.keep(key, verified, { value, expiresAt: now + ttlMs });
+    return true;
+  }
+
   async deleteRecord(namespace: string, id: string): Promise<void> {
     this.backend.records.delete(`${namespace}:${id}`, ownedByVerified(id));
   }

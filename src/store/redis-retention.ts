@@ -165,6 +165,19 @@ redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
 return v
 `;
 
+/**
+ * KEYS: record, class index. ARGV: expected, value, ttl, member, score → 1 when the record held
+ * `expected` and now holds `value`, else 0 (an absent record is never created: it has no place in
+ * the class's index to keep, and it was deleted or pushed out on purpose).
+ */
+const REPLACE_RECORD = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], 'XX', ARGV[5], ARGV[4])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+return 1
+`;
+
 /** KEYS: record, class index. ARGV: member → 1: the record and its place in the index go together. */
 const DELETE_RECORD = `
 redis.call('DEL', KEYS[1])
@@ -180,6 +193,7 @@ interface RetentionScripts {
   nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
   nlgatePutRecord(record: string, classIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetRecord(record: string, classIndex: string, ...args: Arg[]): Promise<string | null>;
+  nlgateReplaceRecord(record: string, classIndex: string, ...args: Arg[]): Promise<number>;
   nlgateDeleteRecord(record: string, classIndex: string, member: string): Promise<number>;
 }
 
@@ -189,6 +203,7 @@ const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: numbe
   nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
   nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 2 },
   nlgateGetRecord: { lua: GET_RECORD, numberOfKeys: 2 },
+  nlgateReplaceRecord: { lua: REPLACE_RECORD, numberOfKeys: 2 },
   nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 2 },
 };
 
@@ -247,6 +262,12 @@ export class RedisRetention {
   getRecord(namespace: string, id: string, touchTtlMs: number | ''): Promise<string | null> {
     const [key, index, member] = this.recordKeys(namespace, id);
     return this.scripts.nlgateGetRecord(key, index, touchTtlMs, member, this.score());
+  }
+
+  /** Replaces record `namespace:id` when it holds `expected` (1) or leaves it as it is (0). */
+  replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<number> {
+    const [key, index, member] = this.recordKeys(namespace, id);
+    return this.scripts.nlgateReplaceRecord(key, index, expected, value, ttlMs, member, this.score());
   }
 
   /** Deletes record `namespace:id` and its place in the class's index. */

@@ -228,6 +228,10 @@ export class RedisStore implements Store {
     return this.run(() => this.retention.getRecord(namespace, id, touchTtlMs === undefined ? '' : ms(touchTtlMs)));
   }
 
+  async replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.run(() => this.retention.replaceRecord(namespace, id, expected, value, ms(ttlMs)))) === 1;
+  }
+
   async deleteRecord(namespace: string, id: string): Promise<void> {
     await this.run(() => this.retention.deleteRecord(namespace, id));
   }

@@ -198,6 +198,12 @@ export interface Store {
   putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void>;
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
+  /**
+   * Replaces a record with `value` (its TTL now `ttlMs`) only while it still holds `expected`: a
+   * compare-and-set that never creates one, so a record deleted meanwhile stays deleted and a write
+   * made meanwhile is not undone. Resolves whether it replaced.
+   */
+  replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean>;
   deleteRecord(namespace: string, id: string): Promise<void>;
 
   // ---- blobs: binary content (NLIP uploads), bounded by the caller's quotas, not by maxRecords ----

@@ -156,7 +156,9 @@ describe('2025 sessions behind two replicas', () => {
     const aliasReads: string[] = [];
     const put = store.putRecord.bind(store);
     const get = store.getRecord.bind(store);
+    const replace = store.replaceRecord.bind(store);
     store.putRecord = (namespace, id, value, ttlMs) => (writes.push([namespace, value]), put(namespace, id, value, ttlMs));
+    store.replaceRecord = (namespace, id, expected, value, ttlMs) => (writes.push([namespace, value]), replace(namespace, id, expected, value, ttlMs));
     store.getRecord = (namespace, id, ttlMs) => (namespace.startsWith('alias:') && aliasReads.push(id), get(namespace, id, ttlMs));
     const gw = await startGateway(CONFIG, { store });
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
@@ -193,6 +195,34 @@ describe('2025 sessions behind two replicas', () => {
       const next = structured(await client.callTool({ name: 'ask', arguments: { query: { text: 'after it' } } }));
       expect(next._meta.agent_saw_prev).toEqual(['before the upgrade']);
       expect(next._meta.session_context.conversation_id).toBe(first._meta.session_context.conversation_id);
+    } finally {
+      await client.close();
+      await gw.close();
+    }
+  });
+
+  it('a session deleted while its first answer is on the way stays deleted (regression: the binding rewrote the record and brought it back)', async () => {
+    const store = new MemoryStore();
+    const sessionIds: string[] = [];
+    const put = store.putRecord.bind(store);
+    store.putRecord = (namespace, id, value, ttlMs) => (namespace === SESSION_NAMESPACE && sessionIds.push(id), put(namespace, id, value, ttlMs));
+    const gw = await startGateway({ ...CONFIG, defaults: { promiseAfterMs: 60_000 } }, { store });
+    const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
+    try {
+      const sessionId = sessionIds[0]!;
+      const call = client.callTool({ name: 'ask', arguments: { query: { text: 'slow:400 deleted meanwhile' } } }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 100));
+      const deleted = await fetch(`${gw.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
+      expect(deleted.status).toBe(200);
+      // The exchange was closed with the session: the call may never answer, but the agent's does.
+      await Promise.race([call, new Promise((r) => setTimeout(r, 1000))]);
+      expect(await store.getRecord(SESSION_NAMESPACE, sessionId)).toBeNull();
+      const after = await fetch(`${gw.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(after.status).toBe(404);
     } finally {
       await client.close();
       await gw.close();

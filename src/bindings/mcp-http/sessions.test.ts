@@ -39,6 +39,67 @@ describe('MCP sessions in the store', () => {
     await store.close();
   });
 
+  it('calls that read the session before each other\'s change keep both changes (regression: a whole-record rewrite undid the other call\'s field)', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const s = await sessions.create({ protocolVersion: '2025-11-25', capabilities: {} }, alice);
+    const [a, b] = [(await sessions.get(s.id, alice))!, (await sessions.get(s.id, alice))!];
+    await sessions.setLogLevel(a, 'error', alice);
+    await sessions.bindConversation(b, 'conv_0123456789abcdef', alice);
+    expect(await sessions.get(s.id, alice)).toMatchObject({ logLevel: 'error', conversationId: 'conv_0123456789abcdef' });
+    // At once, too: each reads again what the other wrote.
+    const [c, d] = [(await sessions.get(s.id, alice))!, (await sessions.get(s.id, alice))!];
+    await Promise.all([sessions.setLogLevel(c, 'debug', alice), sessions.bindConversation(d, 'conv_fedcba9876543210', alice)]);
+    expect(await sessions.get(s.id, alice)).toMatchObject({ logLevel: 'debug', conversationId: 'conv_fedcba9876543210' });
+    await store.close();
+  });
+
+  it('any sequence of updates through stale session objects ends with the last value of each field (property)', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const op = fc.record({ reader: fc.nat({ max: 2 }), field: fc.constantFrom('logLevel', 'conversationId'), value: fc.stringMatching(/^[a-z]{1,8}$/) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const s = await sessions.create({ protocolVersion: '2025-11-25', capabilities: {} }, alice);
+        // Three objects read at the start, as three calls in flight would hold them.
+        const readers = [(await sessions.get(s.id, alice))!, (await sessions.get(s.id, alice))!, (await sessions.get(s.id, alice))!];
+        const last: Record<string, string> = {};
+        for (const { reader, field, value } of ops) {
+          if (field === 'logLevel') await sessions.setLogLevel(readers[reader]!, value, alice);
+          else await sessions.bindConversation(readers[reader]!, value, alice);
+          last[field] = value;
+        }
+        expect(await sessions.get(s.id, alice)).toMatchObject(last);
+        await sessions.delete(s.id);
+      }),
+      { numRuns: 80 },
+    );
+    await store.close();
+  });
+
+  it('an update to a deleted session stores nothing: it stays deleted', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const s = (await sessions.get((await sessions.create({ protocolVersion: '2025-11-25', capabilities: {} }, alice)).id, alice))!;
+    await sessions.delete(s.id);
+    const size = store.size();
+    await sessions.bindConversation(s, 'conv_0123456789abcdef', alice);
+    await sessions.setLogLevel(s, 'error', alice);
+    expect(await sessions.get(s.id, alice)).toBeNull();
+    expect(store.size()).toBe(size);
+    await store.close();
+  });
+
+  it('an update keeps the fields of a record this release does not know (rolling upgrade, either way)', async () => {
+    const store = new MemoryStore();
+    const sessions = new McpSessions(store);
+    const record = { protocolVersion: '2025-11-25', capabilities: {}, owner: ownerTag(alice), conversationId: null, fromALaterRelease: { kept: true } };
+    await store.putRecord(SESSION_NAMESPACE, 'newer', JSON.stringify(record), 60_000);
+    await sessions.bindConversation((await sessions.get('newer', alice))!, 'conv_0123456789abcdef', alice);
+    expect(JSON.parse((await store.getRecord(SESSION_NAMESPACE, 'newer'))!)).toEqual({ ...record, conversationId: 'conv_0123456789abcdef' });
+    await store.close();
+  });
+
   it('a record written before conversationId existed reads with no conversationId at all (its binding is an alias)', async () => {
     const store = new MemoryStore();
     const sessions = new McpSessions(store);

@@ -33,6 +33,21 @@ const SessionRecordSchema = z.object({
 });
 type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
+/** A stored record as written (every field, known or not) and as this release reads it; null when damaged. */
+function parseRecord(raw: string): { raw: Record<string, unknown>; parsed: SessionRecord } | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = SessionRecordSchema.safeParse(json);
+  return parsed.success ? { raw: json as Record<string, unknown>, parsed: parsed.data } : null;
+}
+
+/** How often an update reads the record again after another call changed it first (each try is one round trip). */
+const MAX_UPDATE_ATTEMPTS = 4;
+
 /** The default cap on a stored session record (config `limits.maxSessionRecordBytes`). */
 export const DEFAULT_MAX_SESSION_RECORD_BYTES = 16_384;
 
@@ -54,6 +69,9 @@ export interface McpSession {
  * conversation: one store trip fewer per call than an alias record beside it (issue 25).
  */
 export class McpSessions {
+  /** The stored text each session object was read from or last written as: the base of its next update. */
+  private readonly lastRead = new WeakMap<McpSession, string>();
+
   constructor(
     private readonly store: Store,
     private readonly maxRecordBytes: number = DEFAULT_MAX_SESSION_RECORD_BYTES,
@@ -78,7 +96,9 @@ export class McpSessions {
     }
     await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS);
     publishCreated('mcp');
-    return { id, ...facts, conversationId: null };
+    const session: McpSession = { id, ...facts, conversationId: null };
+    this.lastRead.set(session, raw);
+    return session;
   }
 
   /**
@@ -88,15 +108,10 @@ export class McpSessions {
   async get(id: string, owner: Principal): Promise<McpSession | null> {
     const raw = await this.store.getRecord(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS);
     if (raw === null) return null;
-    let parsed: ReturnType<typeof SessionRecordSchema.safeParse>;
-    try {
-      parsed = SessionRecordSchema.safeParse(JSON.parse(raw));
-    } catch {
-      return null;
-    }
-    if (!parsed.success || !isOwner(parsed.data.owner, owner)) return null;
-    const r = parsed.data;
-    return {
+    const stored = parseRecord(raw);
+    if (!stored || !isOwner(stored.parsed.owner, owner)) return null;
+    const r = stored.parsed;
+    const session: McpSession = {
       id,
       protocolVersion: r.protocolVersion,
       capabilities: r.capabilities as ClientCapabilities,
@@ -104,22 +119,41 @@ export class McpSessions {
       ...(r.logLevel ? { logLevel: r.logLevel } : {}),
       ...(r.conversationId !== undefined ? { conversationId: r.conversationId } : {}),
     };
+    this.lastRead.set(session, raw);
+    return session;
   }
 
   /** Records the level from `logging/setLevel`. */
   async setLogLevel(session: McpSession, level: string, owner: Principal): Promise<void> {
-    await this.rewrite({ ...session, logLevel: level.slice(0, 32) }, owner);
+    await this.update(session, { logLevel: level.slice(0, 32) }, owner);
   }
 
   /** Binds the session to the conversation its latest answer belongs to (the next call continues it). */
   async bindConversation(session: McpSession, conversationId: string, owner: Principal): Promise<void> {
-    await this.rewrite({ ...session, conversationId }, owner);
+    await this.update(session, { conversationId }, owner);
   }
 
-  /** Writes the whole record again: one key per session, so one read serves every call. */
-  private async rewrite(session: McpSession, owner: Principal): Promise<void> {
-    const { id, ...facts } = { ...session, owner: ownerTag(owner) };
-    await this.store.putRecord(SESSION_NAMESPACE, id, JSON.stringify(facts), SESSION_IDLE_TTL_MS);
+  /**
+   * Sets fields of the stored record by compare-and-set on the text last read (Store.replaceRecord):
+   * a session deleted meanwhile stays deleted (a whole-record write would bring it back for a day),
+   * and a field another call set meanwhile is kept (the record is read again and the change made on
+   * it). Fields this release does not know are kept as they are, for a rolling upgrade. Resolves
+   * whether the record now holds the change: false when the session is gone or no longer `owner`'s.
+   */
+  private async update(session: McpSession, patch: Pick<SessionRecord, 'logLevel' | 'conversationId'>, owner: Principal): Promise<boolean> {
+    let raw = this.lastRead.get(session) ?? (await this.store.getRecord(SESSION_NAMESPACE, session.id));
+    for (let attempt = 0; raw !== null && attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const stored = parseRecord(raw);
+      if (!stored || !isOwner(stored.parsed.owner, owner)) return false;
+      const next = JSON.stringify({ ...stored.raw, ...patch });
+      if (await this.store.replaceRecord(SESSION_NAMESPACE, session.id, raw, next, SESSION_IDLE_TTL_MS)) {
+        Object.assign(session, patch);
+        this.lastRead.set(session, next);
+        return true;
+      }
+      raw = await this.store.getRecord(SESSION_NAMESPACE, session.id);
+    }
+    return false;
   }
 
   /** Ends a session (`DELETE`): every replica answers 404 for it from now on. */
