@@ -77,6 +77,20 @@ export function retentionContract(h: () => StoreHarness): void {
       expect(await store.getRecord('alias', 'b')).toBe('2');
       expect(await store.getRecord('alias', 'c')).toBe('3');
     });
+
+    it('a record created by a claim (replaceRecord with null) is capped as putRecord\'s are, and a replaced one keeps its one place', async () => {
+      const store = await h().capped({ maxRecords: 2 });
+      expect(await store.replaceRecord('mcp-session-stream', 'a', null, '1', LONG)).toBe(true);
+      await sleep(5);
+      expect(await store.replaceRecord('mcp-session-stream', 'b', null, '1', LONG)).toBe(true);
+      // Replacing b's value keeps the class at two records (a read would make a the most recent: none here).
+      expect(await store.replaceRecord('mcp-session-stream', 'b', '1', '2', LONG)).toBe(true);
+      await sleep(5);
+      expect(await store.replaceRecord('mcp-session-stream', 'c', null, '1', LONG)).toBe(true);
+      expect(await store.getRecord('mcp-session-stream', 'a')).toBeNull();
+      expect(await store.getRecord('mcp-session-stream', 'b')).toBe('2');
+      expect(await store.getRecord('mcp-session-stream', 'c')).toBe('1');
+    });
   });
 
   describe('blobs (issue 24: uploads held as bytes, not base64 text)', () => {

@@ -189,6 +189,21 @@ export function stateContract(h: () => StoreHarness): void {
       expect(await store.getRecord('mcp-session', 'never-there')).toBeNull();
     });
 
+    it('replaceRecord with null claims a record only where there is none: of claims at once, exactly one wins', async () => {
+      const { store } = h();
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.replaceRecord('mcp-session-stream', 'claim', null, `c${i}`, LONG)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.getRecord('mcp-session-stream', 'claim')).toBe(`c${claims.indexOf(true)}`);
+      expect(await store.replaceRecord('mcp-session-stream', 'claim', null, 'again', LONG)).toBe(false);
+      await store.deleteRecord('mcp-session-stream', 'claim');
+      expect(await store.replaceRecord('mcp-session-stream', 'claim', null, 'after', LONG)).toBe(true);
+      expect(await store.getRecord('mcp-session-stream', 'claim')).toBe('after');
+      // An empty value is a value: a claim does not take it for none.
+      await store.putRecord('mcp-session-stream', 'empty', '', LONG);
+      expect(await store.replaceRecord('mcp-session-stream', 'empty', null, 'x', LONG)).toBe(false);
+      expect(await store.replaceRecord('mcp-session-stream', 'empty', '', 'x', LONG)).toBe(true);
+    });
+
     it('replaceRecord sets the TTL it is given, and an expired record is not replaced', async () => {
       const { store } = h();
       await store.putRecord('mcp-session', 'ttl', 'v', 300);

@@ -253,12 +253,12 @@ export class MemoryStore implements Store {
     return entry.value;
   }
 
-  async replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const key = `${namespace}:${id}`;
     const verified = ownedByVerified(id);
     const entry = this.backend.records.live(key, verified, now);
-    if (entry?.value !== expected) return false;
+    if ((entry?.value ?? null) !== expected) return false;
     this.backend.records.keep(key, verified, { value, expiresAt: now + ttlMs });
     return true;
   }

@@ -135,24 +135,49 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: record, class index. ARGV: value, ttl, member, score, cap → 1. Past the cap the class's least
- * recently used records go (never this one), their keys with them (named by this key less its member).
+ * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. Past `cap` the
+ * class's least recently used records go (never this one), their keys with them (named by this key
+ * less its member).
  */
-const PUT_RECORD = `
-local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #ARGV[3])
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[5])
-if over > 0 then
-  for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
-    if m ~= ARGV[3] and over > 0 then
-      redis.call('ZREM', KEYS[2], m)
-      redis.call('DEL', rec_prefix .. m)
-      over = over - 1
+const PUT_RECORD_FUNCTION = `
+local function put_record(value, ttl, member, score, cap)
+  local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #member)
+  redis.call('SET', KEYS[1], value, 'PX', ttl)
+  redis.call('ZADD', KEYS[2], score, member)
+  local over = redis.call('ZCARD', KEYS[2]) - tonumber(cap)
+  if over > 0 then
+    for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
+      if m ~= member and over > 0 then
+        redis.call('ZREM', KEYS[2], m)
+        redis.call('DEL', rec_prefix .. m)
+        over = over - 1
+      end
     end
   end
+  if redis.call('PTTL', KEYS[2]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[2], ttl) end
+  return 1
 end
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+`;
+
+/** KEYS: record, class index. ARGV: value, ttl, member, score, cap → 1 (PUT_RECORD_FUNCTION). */
+const PUT_RECORD = `${PUT_RECORD_FUNCTION}
+return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+`;
+
+/**
+ * KEYS: record, class index. ARGV: expected ('' with ARGV[7] = '1': none), value, ttl, member,
+ * score, cap, absent → 1 when written, else 0. A string `expected` never creates a record: it was
+ * deleted or pushed out on purpose.
+ */
+const REPLACE_RECORD = `${PUT_RECORD_FUNCTION}
+if ARGV[7] == '1' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+  return put_record(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], 'XX', ARGV[5], ARGV[4])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
 return 1
 `;
 
@@ -163,19 +188,6 @@ if not v then return nil end
 if ARGV[1] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
 return v
-`;
-
-/**
- * KEYS: record, class index. ARGV: expected, value, ttl, member, score → 1 when the record held
- * `expected` and now holds `value`, else 0 (an absent record is never created: it has no place in
- * the class's index to keep, and it was deleted or pushed out on purpose).
- */
-const REPLACE_RECORD = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-redis.call('ZADD', KEYS[2], 'XX', ARGV[5], ARGV[4])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
-return 1
 `;
 
 /** KEYS: record, class index. ARGV: member → 1: the record and its place in the index go together. */
@@ -264,10 +276,10 @@ export class RedisRetention {
     return this.scripts.nlgateGetRecord(key, index, touchTtlMs, member, this.score());
   }
 
-  /** Replaces record `namespace:id` when it holds `expected` (1) or leaves it as it is (0). */
-  replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<number> {
+  /** Writes record `namespace:id` when it holds `expected`, or none when null (1), or leaves it as it is (0). */
+  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<number> {
     const [key, index, member] = this.recordKeys(namespace, id);
-    return this.scripts.nlgateReplaceRecord(key, index, expected, value, ttlMs, member, this.score());
+    return this.scripts.nlgateReplaceRecord(key, index, expected ?? '', value, ttlMs, member, this.score(), this.caps.maxRecords, expected === null ? '1' : '0');
   }
 
   /** Deletes record `namespace:id` and its place in the class's index. */

@@ -228,7 +228,7 @@ export class RedisStore implements Store {
     return this.run(() => this.retention.getRecord(namespace, id, touchTtlMs === undefined ? '' : ms(touchTtlMs)));
   }
 
-  async replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean> {
+  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean> {
     return (await this.run(() => this.retention.replaceRecord(namespace, id, expected, value, ms(ttlMs)))) === 1;
   }
 

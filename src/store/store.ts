@@ -199,11 +199,12 @@ export interface Store {
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
   /**
-   * Replaces a record with `value` (its TTL now `ttlMs`) only while it still holds `expected`: a
-   * compare-and-set that never creates one, so a record deleted meanwhile stays deleted and a write
-   * made meanwhile is not undone. Resolves whether it replaced.
+   * Compare-and-set: writes `value` (its TTL now `ttlMs`) only while the record holds `expected`, or,
+   * with `expected` null, only while there is none (a claim: of callers racing, one wins). A string
+   * `expected` never creates a record, so a record deleted meanwhile stays deleted and a write made
+   * meanwhile is not undone. Resolves whether it wrote.
    */
-  replaceRecord(namespace: string, id: string, expected: string, value: string, ttlMs: number): Promise<boolean>;
+  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean>;
   deleteRecord(namespace: string, id: string): Promise<void>;
 
   // ---- blobs: binary content (NLIP uploads), bounded by the caller's quotas, not by maxRecords ----

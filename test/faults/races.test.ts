@@ -115,4 +115,21 @@ describeRedis('races between two replicas', () => {
     answers.forEach((ans, i) => expect(ans).toMatchObject({ _meta: { response_type: 'answer' }, results: [{ name: questions[i] }] }));
     for (const q of questions) expect({ q, calls: upstream.calls.get(q) }).toEqual({ q, calls: 1 });
   }, 60_000);
+
+  it('an MCP session\'s GET stream opened through both replicas at once: exactly one stream, the rest 409 (regression: the check and the claim were two store calls)', async () => {
+    const init = await fetch(`${a.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'race', version: '1' } } }),
+    });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.body?.cancel();
+    const headers = { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    const opened = await Promise.all(Array.from({ length: 8 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/mcp`, { headers })));
+    try {
+      expect(opened.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    } finally {
+      await Promise.all(opened.map((r) => r.body?.cancel()));
+    }
+  });
 });

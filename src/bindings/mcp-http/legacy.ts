@@ -211,10 +211,10 @@ export class LegacyEndpoint {
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
     const { store } = this.deps;
-    if (await store.getRecord(STREAM_NAMESPACE, session.id)) {
+    // One claim, not a read and then a write: GETs racing on two replicas would both find none.
+    if (!(await store.replaceRecord(STREAM_NAMESPACE, session.id, null, '1', 2 * KEEPALIVE_MS))) {
       return jsonRpcError(409, -32000, 'Conflict: Only one SSE stream is allowed per session');
     }
-    await store.putRecord(STREAM_NAMESPACE, session.id, '1', 2 * KEEPALIVE_MS);
     let timer: NodeJS.Timeout | undefined;
     let unsubscribe: (() => Promise<void>) | undefined;
     let released = false;
