@@ -9,8 +9,8 @@ import { a2aErrorOf, taskNotFound } from './errors.ts';
 import { isTerminal, newStamp, taskFor, withHistoryLength } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
 import { followTask, streamTurn, type LocalStreams } from './stream.ts';
-import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
-import { callOptions, conversationOf, openTurn, taskBase, type Caller } from './turn.ts';
+import { TaskRecords, streamCancelTopic, type StoredTask, type TaskRecord } from './tasks.ts';
+import { callOptions, conversationOf, notWaiting, openTurn, taskBase, type Caller } from './turn.ts';
 
 /** What the handler of one request works with. */
 export interface HandlerDeps {
@@ -68,7 +68,13 @@ export class GatewayRequestHandler implements A2ARequestHandler {
         ...(conversationId ? { conversationId } : {}),
         ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
       };
-      await tasks.putAnswer(record, { response, stamp, history: base.history.map((m) => Message.toJSON(m)) }, task);
+      const answer = { response, stamp, history: base.history.map((m) => Message.toJSON(m)) };
+      if (!turn.from) await tasks.putAnswer(record, answer, task);
+      else if ((await tasks.replace(turn.from, { ...record, answer }, task)) === null) {
+        // The task was cancelled or answered meanwhile: that stands. A promise nobody can collect now is stopped.
+        if (isPromise(response)) await gateway.await({ promise_token: response.promise.token, action: 'cancel' }, callOptions(agent, this.caller)).catch(() => undefined);
+        throw notWaiting();
+      }
       return withHistoryLength(task, params.configuration?.historyLength);
     });
   }
@@ -81,32 +87,25 @@ export class GatewayRequestHandler implements A2ARequestHandler {
   /** §3.1.3 GetTask: the stored task, checking in on its promise while it works. */
   getTask(params: GetTaskRequest): Promise<Task> {
     return this.guard(async () => {
-      const record = await this.mustGet(params.id);
-      const task = record.promiseToken ? await this.checkin(record, 0) : TaskRecords.taskOf(record);
+      const stored = await this.mustRead(params.id);
+      const task = stored.record.promiseToken ? await this.checkin(stored, 0) : TaskRecords.taskOf(stored.record);
       return withHistoryLength(task, params.historyLength);
     });
   }
 
-  /** §3.1.5 CancelTask: cancels the promise (or the stream, wherever it runs); a finished task is not cancelable. */
+  /**
+   * §3.1.5 CancelTask: cancels the promise (or the stream, wherever it runs); a finished task is not
+   * cancelable. The write is a compare-and-set: a task that ended while the cancel was on its way (its
+   * stream or promise answered, on any replica) keeps that end, and the cancel is refused.
+   */
   cancelTask(params: CancelTaskRequest): Promise<Task> {
     return this.guard(async () => {
-      const { gateway, tasks, agent } = this.deps;
-      const record = await this.mustGet(params.id);
-      const current = TaskRecords.taskOf(record);
-      if (isTerminal(current.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) throw new TaskNotCancelableError(`The task is already ${stateName(current)}`);
-      let task: Task;
-      if (record.promiseToken) {
-        const response = await gateway.await({ promise_token: record.promiseToken, action: 'cancel' }, callOptions(agent, this.caller));
-        task = taskFor(response, { id: record.id, contextId: record.contextId, history: current.history });
-      } else {
-        if (record.streaming) {
-          this.deps.streams.abortLocal(record.id);
-          await gateway.store.publishCancel(streamCancelTopic(record.id));
-        }
-        task = taskFor(failureResponse('CANCELLED', 'The task was cancelled'), { id: record.id, contextId: record.contextId, history: current.history });
-      }
-      const { promiseToken: _settled, streaming: _stopped, ...rest } = record;
-      await tasks.put({ ...rest, task: Task.toJSON(task) });
+      const stored = await this.mustRead(params.id);
+      if (TaskRecords.ended(stored.record)) throw new TaskNotCancelableError(`The task is already ${stateName(TaskRecords.taskOf(stored.record))}`);
+      const result = await this.deps.tasks.update(stored, (current) => (TaskRecords.ended(current) ? null : this.cancelled(current)));
+      if (!result) throw taskNotFound();
+      // CANCELED either way: this cancel's write, or one that landed first (the stream this cancel stopped wrote it).
+      const task = TaskRecords.taskOf(result.now.record);
       if (task.status?.state !== TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`The task is already ${stateName(task)}`);
       return task;
     });
@@ -117,10 +116,10 @@ export class GatewayRequestHandler implements A2ARequestHandler {
     const self = this;
     return this.guardStream(
       (async function* () {
-        const record = await self.mustGet(params.id);
-        const task = TaskRecords.taskOf(record);
+        const stored = await self.mustRead(params.id);
+        const task = TaskRecords.taskOf(stored.record);
         if (isTerminal(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED)) throw new UnsupportedOperationError(`The task is already ${stateName(task)}`);
-        yield* followTask(self.deps, self.caller, record, (r, waitMs) => self.checkin(r, waitMs));
+        yield* followTask(self.deps, self.caller, stored, (r, waitMs) => self.checkin(r, waitMs));
       })(),
     );
   }
@@ -143,33 +142,54 @@ export class GatewayRequestHandler implements A2ARequestHandler {
 
   // ---- internals ----
 
-  /** The caller's task record or "task not found" (the same answer for unknown and someone else's). */
-  private async mustGet(taskId: string): Promise<TaskRecord> {
-    const record = await this.deps.tasks.get(taskId, this.caller.principal);
-    if (!record) throw taskNotFound();
-    return record;
+  /** The caller's task record as read, or "task not found" (the same answer for unknown and someone else's). */
+  private async mustRead(taskId: string): Promise<StoredTask> {
+    const stored = await this.deps.tasks.read(taskId, this.caller.principal);
+    if (!stored) throw taskNotFound();
+    return stored;
+  }
+
+  /** The record of a task cancelled now: its promise cancelled (its answer when it had one first), or its stream stopped wherever it runs. */
+  private async cancelled(record: TaskRecord): Promise<TaskRecord> {
+    const { gateway, agent } = this.deps;
+    const { history } = TaskRecords.taskOf(record);
+    let task: Task;
+    if (record.promiseToken) {
+      const response = await gateway.await({ promise_token: record.promiseToken, action: 'cancel' }, callOptions(agent, this.caller));
+      task = taskFor(response, { id: record.id, contextId: record.contextId, history });
+    } else {
+      if (record.streaming) {
+        this.deps.streams.abortLocal(record.id);
+        await gateway.store.publishCancel(streamCancelTopic(record.id));
+      }
+      task = taskFor(failureResponse('CANCELLED', 'The task was cancelled'), { id: record.id, contextId: record.contextId, history });
+    }
+    const { promiseToken: _settled, streaming: _stopped, ...rest } = record;
+    return { ...rest, task: Task.toJSON(task) };
   }
 
   /**
    * NLWeb 4.2 check-in on the task's promise (long-polling `waitMs`); a settled answer is stored with
-   * the task, since the promise is forgotten soon after it was read.
+   * the task, since the promise is forgotten soon after it was read. Stored by compare-and-set, only
+   * over the record still waiting on this promise: one that changed meanwhile (cancelled, answered and
+   * continued) keeps what it holds, one expired meanwhile stays gone.
    */
-  async checkin(record: TaskRecord, waitMs: number): Promise<Task> {
+  async checkin(from: StoredTask, waitMs: number): Promise<Task> {
     const { gateway, tasks, agent } = this.deps;
-    const history = TaskRecords.taskOf(record).history;
+    const token = from.record.promiseToken!;
+    const history = TaskRecords.taskOf(from.record).history;
     const response = await gateway
-      .await({ promise_token: record.promiseToken!, action: 'checkin', ...(waitMs > 0 ? { wait_ms: waitMs } : {}) }, callOptions(agent, this.caller))
+      .await({ promise_token: token, action: 'checkin', ...(waitMs > 0 ? { wait_ms: waitMs } : {}) }, callOptions(agent, this.caller))
       .catch((err: unknown) => {
         const e = toGatewayError(err);
         if (e.code !== 'PROMISE_NOT_FOUND') throw e;
         return failureResponse('TIMEOUT', 'The answer expired before it was collected');
       });
-    const task = taskFor(response, { id: record.id, contextId: record.contextId, history });
-    if (!isPromise(response)) {
-      const { promiseToken: _settled, ...rest } = record;
-      await tasks.put({ ...rest, task: Task.toJSON(task) });
-    }
-    return task;
+    const task = taskFor(response, { id: from.record.id, contextId: from.record.contextId, history });
+    if (isPromise(response)) return task;
+    const result = await tasks.update(from, ({ promiseToken, ...rest }) => (promiseToken === token ? { ...rest, task: Task.toJSON(task) } : null));
+    // A task that ended otherwise meanwhile (a cancel) is told as it stands.
+    return result && !result.changed && TaskRecords.ended(result.now.record) ? TaskRecords.taskOf(result.now.record) : task;
   }
 
   /** Runs a call, remembering a gateway error and turning anything thrown into an A2A error. */

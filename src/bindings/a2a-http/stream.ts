@@ -7,8 +7,8 @@ import type { Store } from '../../store/store.ts';
 import type { HandlerDeps } from './handler.ts';
 import { dataPart, isTerminal, resultsArtifact, taskFor, textPart, workingTask, type TaskBase } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
-import { TaskRecords, streamCancelTopic, type TaskRecord } from './tasks.ts';
-import { callOptions, openTurn, taskBase, type Caller } from './turn.ts';
+import { TaskRecords, streamCancelTopic, type StoredTask } from './tasks.ts';
+import { callOptions, notWaiting, openTurn, taskBase, type Caller } from './turn.ts';
 
 /** How long a SubscribeToTask long-polls a promise per check-in (within the core's `awaitMaxWaitMs`). */
 const FOLLOW_WAIT_MS = 10_000;
@@ -56,7 +56,8 @@ const ev = {
  * artifact-update per result (appending to the `results` artifact: data parts, the summary as text),
  * progress as WORKING status-updates, and the final status-update (COMPLETED, INPUT_REQUIRED, FAILED
  * or CANCELED). The task is stored at the start and the end, so other replicas can read, follow and
- * cancel it.
+ * cancel it; the end is a compare-and-set on the start, so a cancel that landed first (from any
+ * replica) stays the truth, and the client is told that.
  */
 export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: SendMessageRequest): AsyncGenerator<StreamResponse> {
   const { gateway, tasks, agent } = deps;
@@ -67,17 +68,23 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
   }
   const turn = await openTurn(tasks, caller, params);
   const { controller, release } = await deps.streams.start(turn.id);
-  let record: TaskRecord | undefined;
+  let started: StoredTask | undefined;
   let base: TaskBase | undefined;
   let finished = false;
   try {
     const signal = AbortSignal.any([caller.signal, controller.signal]);
     const stream = await gateway.askStream(turn.ask, callOptions(agent, caller, signal));
     base = taskBase(turn, stream.conversationId);
-    record = { id: base.id, contextId: base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: null };
-    const started = workingTask(base, 'The agent is working on it');
-    await tasks.put({ ...record, task: Task.toJSON(started) });
-    yield ev.task(started);
+    const working = workingTask(base, 'The agent is working on it');
+    const record = { id: base.id, contextId: base.contextId, owner: caller.principal.id, agent, conversationId: stream.conversationId, streaming: true, task: Task.toJSON(working) };
+    // A continued task is taken over only while it still waits for this answer (not cancelled or answered meanwhile).
+    const raw = turn.from ? await tasks.replace(turn.from, record) : await tasks.put(record);
+    if (raw === null) {
+      controller.abort(new GatewayError('CANCELLED', 'The task was cancelled'));
+      throw notWaiting();
+    }
+    started = { record, raw };
+    yield ev.task(working);
 
     const items: ResultItem[] = [];
     let final: CanonicalResponse | undefined;
@@ -99,19 +106,28 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
     if (!final && !items.some(isSummaryItem)) yield ev.artifact(base, [textPart(renderResponseText(answer))], chunks > 0, true);
     let done = taskFor(final ?? answer, base);
     // A CancelTask that got here first (from any replica) stays the truth: the client was told CANCELED.
-    const now = await tasks.get(base.id, caller.principal);
-    if (now && TaskRecords.taskOf(now).status?.state === TaskState.TASK_STATE_CANCELED) done = TaskRecords.taskOf(now);
-    await tasks.put({ ...record, streaming: false, task: Task.toJSON(done) });
+    const ended = await endTask(deps, started, Task.toJSON(done));
+    if (ended) done = ended;
     finished = true;
     yield ev.status(done);
   } finally {
     release();
     // The client left mid-stream (the call was aborted with it): the task must not stay WORKING.
-    if (record && base && !finished) {
+    if (started && base && !finished) {
       const gone = taskFor(failureResponse('CANCELLED', 'The client closed the stream'), base);
-      await tasks.put({ ...record, streaming: false, task: Task.toJSON(gone) }).catch(() => undefined);
+      await endTask(deps, started, Task.toJSON(gone)).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Stores a streamed task's end over its start by compare-and-set: a task that ended otherwise
+ * meanwhile (cancelled) keeps that end, one expired meanwhile stays gone. Resolves the task that
+ * ended it first instead of this end, if any.
+ */
+async function endTask(deps: HandlerDeps, started: StoredTask, task: unknown): Promise<Task | undefined> {
+  const result = await deps.tasks.update(started, (current) => (TaskRecords.ended(current) ? null : { ...started.record, streaming: false, task }));
+  return result && !result.changed && TaskRecords.ended(result.now.record) ? TaskRecords.taskOf(result.now.record) : undefined;
 }
 
 /**
@@ -122,22 +138,22 @@ export async function* streamTurn(deps: HandlerDeps, caller: Caller, params: Sen
 export async function* followTask(
   deps: HandlerDeps,
   caller: Caller,
-  first: TaskRecord,
-  checkin: (record: TaskRecord, waitMs: number) => Promise<Task>,
+  first: StoredTask,
+  checkin: (stored: StoredTask, waitMs: number) => Promise<Task>,
 ): AsyncGenerator<StreamResponse> {
-  let record = first;
-  let task = TaskRecords.taskOf(record);
+  let stored = first;
+  let task = TaskRecords.taskOf(stored.record);
   yield ev.task(task);
   let lastText = statusText(task);
   while (task.status?.state === TaskState.TASK_STATE_WORKING && !caller.signal.aborted) {
-    if (record.promiseToken) {
-      task = await checkin(record, FOLLOW_WAIT_MS);
+    if (stored.record.promiseToken) {
+      task = await checkin(stored, FOLLOW_WAIT_MS);
     } else {
       await sleep(STREAM_POLL_MS, caller.signal);
-      const again = await deps.tasks.get(record.id, caller.principal);
+      const again = await deps.tasks.read(stored.record.id, caller.principal);
       if (!again) return;
-      record = again;
-      task = TaskRecords.taskOf(record);
+      stored = again;
+      task = TaskRecords.taskOf(stored.record);
     }
     if (task.status?.state === TaskState.TASK_STATE_WORKING && statusText(task) !== lastText) {
       lastText = statusText(task);

@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
-import { Message, Task } from '@a2a-js/sdk';
+import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { isVerifiedId } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import { VERIFIED_OWNER_MARK, type Store } from '../../store/store.ts';
-import { taskFor, type Stamp } from './render.ts';
+import { isTerminal, taskFor, type Stamp } from './render.ts';
 
 /**
  * A2A tasks (spec 1.0 §4.1.1) ↔ the gateway's promises, through the shared store so every replica
@@ -18,6 +18,11 @@ import { taskFor, type Stamp } from './render.ts';
  * task repeats the answer's text and items (as UTF-16 when the text is not Latin-1): keeping the
  * rendered copies was a fifth of the CPU of a SendMessage under load, in the allocation and the
  * garbage collection of what the memory store holds (issue 25).
+ *
+ * A record is created once (a new task id) and from then on changed only by compare-and-set on the
+ * text it was read as (Store.replaceRecord): two requests on any replicas (a cancel and a stream's
+ * end, two answers to one question) never undo each other, a task in a terminal state keeps it
+ * (A2A 1.0 §3.1.5), and a record expired meanwhile is never written back.
  */
 
 const NAMESPACE = 'a2a-task';
@@ -52,6 +57,15 @@ export interface StoredAnswer {
   history: unknown[];
 }
 
+/** A record as read, with the stored text a compare-and-set of it compares against. */
+export interface StoredTask {
+  record: TaskRecord;
+  raw: string;
+}
+
+/** How often a change reads the record again after another request changed it first (each try is one round trip). */
+const MAX_UPDATE_ATTEMPTS = 4;
+
 const hashOf = (taskId: string) => hash('sha256', taskId, 'base64url');
 /** A task id as the gateway mints it (`newToken('task')`): 128 random bits, a valid key as it is. */
 const MINTED_ID = /^task_[A-Za-z0-9_-]{22}$/;
@@ -80,29 +94,58 @@ export class TaskRecords {
 
   /** The record of `taskId` when `principal` owns it; null when unknown, expired or someone else's (§3.3.2 TaskNotFound). */
   async get(taskId: string, principal: Principal): Promise<TaskRecord | null> {
-    const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId, principal.id));
-    if (raw === null) return null;
-    const record = JSON.parse(raw) as TaskRecord;
-    return record.owner === principal.id && record.id === taskId ? record : null;
+    return (await this.read(taskId, principal))?.record ?? null;
   }
 
-  /** Stores the record with its rendered task (TTL = the promise TTL), keeping the stored task under MAX_STORED_TASK_BYTES. */
-  async put(record: TaskRecord & { task: unknown }): Promise<void> {
-    const { answer: _replaced, ...full } = record;
-    let text = JSON.stringify(full);
-    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [] } });
-    if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [], history: [] } });
+  /** Like `get`, with the text read: the base of a later `replace` or `update`. */
+  read(taskId: string, principal: Principal): Promise<StoredTask | null> {
+    return this.readOf(taskId, principal.id);
+  }
+
+  /** Creates the record of a new task, its rendered task under MAX_STORED_TASK_BYTES; resolves the text stored. */
+  async put(record: TaskRecord & { task: unknown }): Promise<string> {
+    const text = textOf(record);
     await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
+    return text;
   }
 
   /**
-   * Stores a SendMessage's task compactly (`answer`); `task` is the task it renders to, kept
+   * Creates a SendMessage's task record compactly (`answer`); `task` is the task it renders to, kept
    * rendered (and trimmed) instead when the compact record is over MAX_STORED_TASK_BYTES.
    */
-  async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<void> {
-    const text = JSON.stringify({ ...record, answer });
-    if (text.length > MAX_STORED_TASK_BYTES) return this.put({ ...record, task: Task.toJSON(task) });
+  async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<string> {
+    const text = textOf({ ...record, answer }, task);
     await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
+    return text;
+  }
+
+  /**
+   * Replaces the record read as `from` with `next` (`rendered`: the task it renders to, when known)
+   * only while it still is that record: one compare-and-set. Resolves the text stored, or null when
+   * another request changed the record meanwhile or it is gone.
+   */
+  async replace(from: StoredTask, next: TaskRecord, rendered?: Task): Promise<string | null> {
+    const text = textOf(next, rendered);
+    return (await this.store.replaceRecord(NAMESPACE, keyOf(from.record.id, from.record.owner), from.raw, text, this.ttlMs)) ? text : null;
+  }
+
+  /**
+   * Changes the record read as `from` by compare-and-set: `change` makes the next record from the one
+   * stored, or null to leave it as it is. When another request changed it meanwhile, it is read again
+   * and `change` asked again (a few times). Resolves the record as it now stands and whether it holds
+   * this change; null when it is gone (expired: never written back).
+   */
+  async update(from: StoredTask, change: (current: TaskRecord) => TaskRecord | null | Promise<TaskRecord | null>): Promise<{ now: StoredTask; changed: boolean } | null> {
+    const { id, owner } = from.record;
+    let current: StoredTask | null = from;
+    for (let attempt = 0; current !== null && attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const next = await change(current.record);
+      if (next === null) return { now: current, changed: false };
+      const raw = textOf(next);
+      if (await this.store.replaceRecord(NAMESPACE, keyOf(id, owner), current.raw, raw, this.ttlMs)) return { now: { record: next, raw }, changed: true };
+      current = await this.readOf(id, owner);
+    }
+    return current && { now: current, changed: false };
   }
 
   /** The stored task as an SDK object. */
@@ -111,4 +154,33 @@ export class TaskRecords {
     if (record.task !== undefined || !answer) return Task.fromJSON(record.task);
     return taskFor(answer.response, { id: record.id, contextId: record.contextId, history: answer.history.map((m) => Message.fromJSON(m)) }, answer.stamp);
   }
+
+  /** Whether the record's task is in a terminal state: A2A says it never changes state again. */
+  static ended(record: TaskRecord): boolean {
+    return isTerminal(TaskRecords.taskOf(record).status?.state ?? TaskState.TASK_STATE_UNSPECIFIED);
+  }
+
+  private async readOf(taskId: string, ownerId: string): Promise<StoredTask | null> {
+    const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId, ownerId));
+    if (raw === null) return null;
+    const record = JSON.parse(raw) as TaskRecord;
+    return record.owner === ownerId && record.id === taskId ? { record, raw } : null;
+  }
+}
+
+/**
+ * The stored text of a record: compact (`answer`, no `task`) while under MAX_STORED_TASK_BYTES, else
+ * its task rendered (`rendered`, or rendered here), losing its artifacts, then its history, to fit.
+ */
+function textOf(record: TaskRecord, rendered?: Task): string {
+  if (record.answer && record.task === undefined) {
+    const compact = JSON.stringify(record);
+    if (compact.length <= MAX_STORED_TASK_BYTES) return compact;
+    record = { ...record, task: Task.toJSON(rendered ?? TaskRecords.taskOf(record)) };
+  }
+  const { answer: _replaced, ...full } = record;
+  let text = JSON.stringify(full);
+  if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [] } });
+  if (text.length > MAX_STORED_TASK_BYTES) text = JSON.stringify({ ...full, task: { ...(full.task as Record<string, unknown>), artifacts: [], history: [] } });
+  return text;
 }

@@ -9,7 +9,7 @@ import { contextConversation } from './contexts.ts';
 import { taskNotFound } from './errors.ts';
 import type { TaskBase } from './render.ts';
 import { askFromMessage } from './request.ts';
-import { TaskRecords, type TaskRecord } from './tasks.ts';
+import { TaskRecords, type StoredTask } from './tasks.ts';
 
 /** Messages kept in a task's history (follow-ups to INPUT_REQUIRED add to it). */
 const MAX_HISTORY = 20;
@@ -33,6 +33,8 @@ export interface Turn {
   /** The message, and the history it follows (a continued task's). */
   message: Message;
   earlier: Message[];
+  /** The continued task's record as read: the turn's task replaces exactly that, or nothing (`notWaiting`). */
+  from?: StoredTask;
 }
 
 /** The core call options for a caller (the path's agent, principal, request id, credentials, signal). */
@@ -47,10 +49,13 @@ export function callOptions(agent: string, caller: Caller, signal: AbortSignal =
  */
 export async function openTurn(tasks: TaskRecords, caller: Caller, req: SendMessageRequest): Promise<Turn> {
   const message = req.message as Message;
-  let followUp: TaskRecord | null = null;
+  let from: StoredTask | null = null;
   if (message.taskId) {
-    followUp = await tasks.get(message.taskId, caller.principal);
-    if (!followUp) throw taskNotFound();
+    from = await tasks.read(message.taskId, caller.principal);
+    if (!from) throw taskNotFound();
+  }
+  const followUp = from?.record;
+  if (followUp) {
     if (TaskRecords.taskOf(followUp).status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) {
       throw new UnsupportedOperationError('The task is not waiting for input: send a new message without taskId');
     }
@@ -66,7 +71,17 @@ export async function openTurn(tasks: TaskRecords, caller: Caller, req: SendMess
     ask,
     message,
     earlier: followUp ? TaskRecords.taskOf(followUp).history : [],
+    ...(from ? { from } : {}),
   };
+}
+
+/**
+ * The answer to a message for a task whose record changed while the message was asked: cancelled,
+ * or answered by another message first. That change stands (a terminal task never changes state
+ * again), so this message is refused as it would have been had it come a moment later.
+ */
+export function notWaiting(): UnsupportedOperationError {
+  return new UnsupportedOperationError('The task is no longer waiting for input: it was cancelled or answered meanwhile');
 }
 
 /**

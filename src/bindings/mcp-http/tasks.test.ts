@@ -1,7 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { failureResponse, promiseResponse } from '../../core/responses.ts';
-import { TaskIdParamsSchema, stateOf } from './tasks.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../core/gateway-types.ts';
+import { anonymousPrincipal } from '../../core/principal.ts';
+import { answerResponse, failureResponse, promiseResponse } from '../../core/responses.ts';
+import type { AwaitRequest, CanonicalResponse } from '../../protocol/nlweb/index.ts';
+import { MemoryStore } from '../../store/memory.ts';
+import type { McpCall } from './call.ts';
+import { McpTasks, TASK_NAMESPACE, TaskIdParamsSchema, stateOf } from './tasks.ts';
 
 describe('stateOf (an NLWeb response as an MCP task status)', () => {
   it('maps a promise to working with its message and progress', () => {
@@ -34,5 +39,56 @@ describe('TaskIdParamsSchema', () => {
         expect(ok).toBe(expected);
       }),
     );
+  });
+});
+
+describe('McpTasks: a task record under concurrent requests', () => {
+  const store = new MemoryStore();
+  afterAll(() => store.close());
+  const call: McpCall = { agent: undefined, credentials: {}, principal: anonymousPrincipal('127.0.0.1'), era: 'legacy' };
+
+  /**
+   * Tasks over a core whose promise has answered: a long-polling check-in (`tasks/result`) is held
+   * until `release`, after `polling` says it began; any other check-in answers at once.
+   */
+  function heldResult() {
+    let release!: () => void;
+    let began!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const polling = new Promise<void>((r) => (began = r));
+    const gateway = {
+      store,
+      await: async (req: AwaitRequest): Promise<CanonicalResponse> => {
+        if (req.wait_ms !== undefined) await (began(), released);
+        return answerResponse([]);
+      },
+    } as unknown as Gateway;
+    return { tasks: new McpTasks(gateway, 60_000), polling, release };
+  }
+
+  it('a task keeps the end it was first seen with (regression: a tasks/result that began earlier wrote its own end over it, and lastUpdatedAt changed after the task was reported terminal)', async () => {
+    const { tasks, polling, release } = heldResult();
+    const taskId = 'prm_first_end_is_kept';
+    await tasks.create(promiseResponse({ token: taskId }), call);
+    const result = tasks.result(taskId, call, new AbortController().signal);
+    await polling;
+    const seen = await tasks.get(taskId, call);
+    expect(seen.status).toBe('completed');
+    await new Promise((r) => setTimeout(r, 5));
+    release();
+    await result;
+    expect((await tasks.get(taskId, call)).lastUpdatedAt).toBe(seen.lastUpdatedAt);
+  });
+
+  it('a task record that expired while tasks/result waited stays gone (regression: remembering the end wrote it back)', async () => {
+    const { tasks, polling, release } = heldResult();
+    const taskId = 'prm_expired_stays_gone';
+    await tasks.create(promiseResponse({ token: taskId }), call);
+    const result = tasks.result(taskId, call, new AbortController().signal);
+    await polling;
+    await store.deleteRecord(TASK_NAMESPACE, taskId); // its TTL ran out
+    release();
+    expect((await result).isError).toBeUndefined(); // the caller that waited still gets the answer
+    await expect(tasks.get(taskId, call)).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -51,25 +51,55 @@ const TaskRecordSchema = TaskRecordBaseSchema.extend({
   final: z.object({ status: TerminalSchema, statusMessage: z.string().optional(), at: z.string() }).optional(),
 });
 type TaskRecord = z.infer<typeof TaskRecordSchema>;
+/** A task record as read, with the stored text a compare-and-set of it compares against. */
+interface StoredRecord {
+  record: TaskRecord;
+  raw: string;
+}
 
 /** A task's record, or -32602 when unknown, expired, unreadable, or created by another principal (the same error). */
 export async function readTaskRecord<S extends typeof TaskRecordBaseSchema>(store: Store, namespace: string, taskId: string, schema: S, principal: Principal): Promise<z.infer<S>> {
-  const raw = await store.getRecord(namespace, taskId);
-  if (raw === null) throw unknownTask();
-  let parsed: z.ZodSafeParseResult<z.infer<S>>;
-  try {
-    parsed = schema.safeParse(JSON.parse(raw)) as z.ZodSafeParseResult<z.infer<S>>;
-  } catch {
-    throw unknownTask();
-  }
-  if (!parsed.success || !isOwner(parsed.data.owner, principal)) throw unknownTask();
-  return parsed.data;
+  return (await readStoredTaskRecord(store, namespace, taskId, schema, principal)).record;
 }
 
-/** Writes a task's record for what is left of its lifetime (a task expires with its promise). */
+/** `readTaskRecord` with the text read: the base of a later `replaceTaskRecord`. */
+export async function readStoredTaskRecord<S extends typeof TaskRecordBaseSchema>(
+  store: Store,
+  namespace: string,
+  taskId: string,
+  schema: S,
+  principal: Principal,
+): Promise<{ record: z.infer<S>; raw: string }> {
+  const raw = await store.getRecord(namespace, taskId);
+  const record = raw === null ? null : parseTaskRecord(raw, schema);
+  if (record === null || !isOwner(record.owner, principal)) throw unknownTask();
+  return { record, raw: raw! };
+}
+
+function parseTaskRecord<S extends typeof TaskRecordBaseSchema>(raw: string, schema: S): z.infer<S> | null {
+  try {
+    const parsed = schema.safeParse(JSON.parse(raw));
+    return parsed.success ? (parsed.data as z.infer<S>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What is left of a task's lifetime (a task expires with its promise); at least a second. */
+const lifeLeft = (record: z.infer<typeof TaskRecordBaseSchema>) => Math.max(1000, Date.parse(record.createdAt) + record.ttl - Date.now());
+
+/** Writes a task's record for what is left of its lifetime: for a new task (a change goes through `replaceTaskRecord`). */
 export async function writeTaskRecord(store: Store, namespace: string, taskId: string, record: z.infer<typeof TaskRecordBaseSchema>): Promise<void> {
-  const left = Date.parse(record.createdAt) + record.ttl - Date.now();
-  await store.putRecord(namespace, taskId, JSON.stringify(record), Math.max(1000, left));
+  await store.putRecord(namespace, taskId, JSON.stringify(record), lifeLeft(record));
+}
+
+/**
+ * Replaces a task's record only while it still holds `expected`, the text read (Store.replaceRecord):
+ * a change another request made meanwhile is not undone, and a record expired meanwhile is never
+ * written back. Resolves whether it replaced.
+ */
+export function replaceTaskRecord(store: Store, namespace: string, taskId: string, expected: string, record: z.infer<typeof TaskRecordBaseSchema>): Promise<boolean> {
+  return store.replaceRecord(namespace, taskId, expected, JSON.stringify(record), lifeLeft(record));
 }
 
 /** A task's state as seen now. */
@@ -118,10 +148,11 @@ export class McpTasks {
 
   /** `tasks/get`: the task's state now, without waiting. */
   async get(taskId: string, call: McpCall): Promise<GetTaskResult> {
-    const record = await this.record(taskId, call);
+    const stored = await this.record(taskId, call);
+    const { record } = stored;
     if (record.final) return taskOf(taskId, record, record.final);
     const response = await this.gateway.await({ promise_token: taskId, action: 'checkin' }, callOptions(call));
-    return taskOf(taskId, record, await this.observe(taskId, record, response));
+    return taskOf(taskId, record, await this.observe(taskId, stored, response));
   }
 
   /**
@@ -130,7 +161,7 @@ export class McpTasks {
    * related-task `_meta`.
    */
   async result(taskId: string, call: McpCall, signal: AbortSignal): Promise<CallToolResult> {
-    const record = await this.record(taskId, call);
+    const stored = await this.record(taskId, call);
     let response: CanonicalResponse;
     for (;;) {
       if (signal.aborted) throw new ProtocolError(-32800, 'Request cancelled');
@@ -139,7 +170,7 @@ export class McpTasks {
       if (!isPromise(response)) break;
       await abortableDelay(Math.max(0, MIN_ROUND_MS - (Date.now() - started)), signal);
     }
-    await this.observe(taskId, record, response);
+    await this.observe(taskId, stored, response);
     // The core's /await answers carry their conversation (`_meta.session_context`) themselves.
     const result = renderNlwebResult(response);
     return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
@@ -147,27 +178,35 @@ export class McpTasks {
 
   /** `tasks/cancel`: cancels the promise wherever it runs; a task already terminal is an error (-32602). */
   async cancel(taskId: string, call: McpCall): Promise<CancelTaskResult> {
-    const record = await this.record(taskId, call);
+    const stored = await this.record(taskId, call);
+    const { record } = stored;
     if (record.final) throw new ProtocolError(-32602, `Cannot cancel a task that is already ${record.final.status}`);
     const response = await this.gateway.await({ promise_token: taskId, action: 'cancel' }, callOptions(call));
-    const state = await this.observe(taskId, record, response);
+    const state = await this.observe(taskId, stored, response);
     // The core answers a promise that had already settled with its answer: that task was terminal.
     if (state.status !== 'cancelled') throw new ProtocolError(-32602, `Cannot cancel a task that is already ${state.status}`);
     return taskOf(taskId, record, state);
   }
 
-  /** The task's record, or -32602 when unknown, expired, or created by another principal (the same error). */
-  private record(taskId: string, call: McpCall): Promise<TaskRecord> {
-    return readTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, TaskRecordSchema, call.principal);
+  /** The task's record as read, or -32602 when unknown, expired, or created by another principal (the same error). */
+  private record(taskId: string, call: McpCall): Promise<StoredRecord> {
+    return readStoredTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, TaskRecordSchema, call.principal);
   }
 
-  /** The state a response stands for; the first terminal one is remembered with its time. */
-  private async observe(taskId: string, record: TaskRecord, response: CanonicalResponse): Promise<TaskState> {
+  /**
+   * The state a response stands for; the first terminal one is remembered with its time, by
+   * compare-and-set on the record as read: an end another request remembered while this one waited
+   * (a `tasks/result` reads the record before it long-polls) is kept and answered, and a record
+   * expired meanwhile stays gone. Only this writes a task's record after `create`, so one try is enough.
+   */
+  private async observe(taskId: string, stored: StoredRecord, response: CanonicalResponse): Promise<TaskState> {
     const state = stateOf(response);
+    const { record, raw } = stored;
     if (state.status === 'working' || state.status === 'input_required' || record.final) return record.final ?? state;
     const final = { status: state.status, ...(state.statusMessage ? { statusMessage: state.statusMessage } : {}), at: new Date().toISOString() };
-    await writeTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, { ...record, final } as TaskRecord);
-    return final;
+    if (await replaceTaskRecord(this.gateway.store, TASK_NAMESPACE, taskId, raw, { ...record, final } as TaskRecord)) return final;
+    const now = await this.gateway.store.getRecord(TASK_NAMESPACE, taskId);
+    return (now === null ? null : parseTaskRecord(now, TaskRecordSchema))?.final ?? final;
   }
 }
 
