@@ -8,7 +8,7 @@ import { isPromise, type CanonicalResponse } from '../../protocol/nlweb/index.ts
 import { startAskTask, type AskToolContext } from './ask.ts';
 import { callOptions, clientCapabilities, roundsOf, type McpCall } from './call.ts';
 import { protocolError, renderNlwebResult, renderToolResult } from './render.ts';
-import { DEFAULT_TTL_MS, TASK_POLL_INTERVAL_MS, TaskIdParamsSchema, TaskRecordBaseSchema, TerminalSchema, readTaskRecord, stateOf, writeTaskRecord } from './tasks.ts';
+import { DEFAULT_TTL_MS, TASK_POLL_INTERVAL_MS, TaskIdParamsSchema, TaskRecordBaseSchema, TerminalSchema, readStoredTaskRecord, replaceTaskRecord, stateOf, writeTaskRecord } from './tasks.ts';
 
 /** The extension's identifier (SEP-2663), under `capabilities.extensions` on both sides. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -45,6 +45,14 @@ const ExtensionTaskSchema = TaskRecordBaseSchema.extend({
 });
 type ExtensionTask = z.infer<typeof ExtensionTaskSchema>;
 type Final = NonNullable<ExtensionTask['final']>;
+/** A task record as read, with the stored text a compare-and-set of it compares against. */
+interface StoredTask {
+  record: ExtensionTask;
+  raw: string;
+}
+
+/** How often a call reads the task again after another call changed it first (each try is a round trip or two). */
+const MAX_ATTEMPTS = 4;
 
 /** `tasks/update` params; the SDK lifts a 2026 request's `inputResponses` into `ctx.mcpReq`, so it may be absent here. */
 const UpdateParamsSchema = TaskIdParamsSchema.extend({ inputResponses: JsonObject.optional() });
@@ -118,9 +126,15 @@ export class McpTaskExtension {
     return { resultType: 'task', ...envelope(taskId, record, status, record.final?.at) };
   }
 
-  /** `tasks/get`: the DetailedTask — its result or error inlined once terminal, its open input requests while `input_required`. */
-  async get(taskId: string, call: McpCall): Promise<Record<string, unknown>> {
-    const record = await this.record(taskId, call);
+  /**
+   * `tasks/get`: the DetailedTask — its result or error inlined once terminal, its open input
+   * requests while `input_required`. What the promise answered is stored by compare-and-set on the
+   * record read: when another call changed the task first (a cancel, another `tasks/get` that saw the
+   * end), the task is answered as it now stands.
+   */
+  async get(taskId: string, call: McpCall, attempts = MAX_ATTEMPTS): Promise<Record<string, unknown>> {
+    const stored = await this.read(taskId, call);
+    const { record } = stored;
     if (record.final) return detailed(taskId, record, record.final);
     if (record.pending) {
       const open = Object.fromEntries(Object.entries(record.pending.inputRequests).filter(([k]) => !Object.hasOwn(record.pending!.answers, k)));
@@ -135,11 +149,11 @@ export class McpTaskExtension {
     if (asked) {
       const { requestState } = asked as { requestState?: string };
       const pending = { inputRequests: (asked.inputRequests ?? {}) as Record<string, unknown>, ...(requestState !== undefined ? { requestState } : {}), answers: {} };
-      await this.save(taskId, { ...record, pending });
+      if (!(await this.replace(taskId, stored, { ...record, pending })) && attempts > 1) return this.get(taskId, call, attempts - 1);
       return { ...envelope(taskId, record, 'input_required'), inputRequests: pending.inputRequests };
     }
     const final = endOf(record, response);
-    await this.save(taskId, { ...record, final });
+    if (!(await this.replace(taskId, stored, { ...record, final })) && attempts > 1) return this.get(taskId, call, attempts - 1);
     return detailed(taskId, record, final);
   }
 
@@ -147,47 +161,56 @@ export class McpTaskExtension {
    * `tasks/update`: answers to the open input requests (unknown or already answered keys are
    * ignored); once every one is answered the tool's next round runs, with the answers and the
    * upstream's requestState. An empty ack either way: the new state shows on the next `tasks/get`.
+   * Answers join the stored ones by compare-and-set, so updates at once keep each other's; a round
+   * whose task was cancelled, or whose round another update started, while it began is stopped.
    */
-  async update(taskId: string, inputResponses: Record<string, unknown>, call: McpCall): Promise<Record<string, unknown>> {
-    const record = await this.record(taskId, call);
+  async update(taskId: string, inputResponses: Record<string, unknown>, call: McpCall, attempts = MAX_ATTEMPTS): Promise<Record<string, unknown>> {
+    const stored = await this.read(taskId, call);
+    const { record } = stored;
     const { pending } = record;
     if (!pending || record.final || !record.call) return {};
     const answers = { ...pending.answers };
     for (const [key, value] of Object.entries(inputResponses)) if (Object.hasOwn(pending.inputRequests, key)) answers[key] = value;
     if (!Object.keys(pending.inputRequests).every((k) => Object.hasOwn(answers, k))) {
-      await this.save(taskId, { ...record, pending: { ...pending, answers } });
+      if (!(await this.replace(taskId, stored, { ...record, pending: { ...pending, answers } })) && attempts > 1) return this.update(taskId, inputResponses, call, attempts - 1);
       return {};
     }
     const { agent, tool, args, capabilities } = record.call;
     const rounds: ClientChannel['rounds'] = { capabilities, inputResponses: answers, ...(pending.requestState !== undefined ? { requestState: pending.requestState } : {}) };
     const next = await this.gateway.callToolAsPromise(agent, tool, args, { ...callOptions(call), client: { rounds } });
     const { pending: _answered, ...rest } = record;
-    await this.save(taskId, { ...rest, promise: next.token });
-    return {};
+    if (await this.replace(taskId, stored, { ...rest, promise: next.token })) return {};
+    // The task changed while this round began: that stands (a cancel; another update's round), so this round stops.
+    await this.gateway.await({ promise_token: next.token, action: 'cancel' }, callOptions(call)).catch(() => undefined);
+    return attempts > 1 ? this.update(taskId, inputResponses, call, attempts - 1) : {};
   }
 
-  /** `tasks/cancel`: cancels the promise wherever it runs; a task already ended gets the same empty ack (idempotent). */
-  async cancel(taskId: string, call: McpCall): Promise<Record<string, unknown>> {
-    const record = await this.record(taskId, call);
+  /**
+   * `tasks/cancel`: cancels the promise wherever it runs; a task already ended gets the same empty
+   * ack (idempotent). The end is stored by compare-and-set: when the task changed meanwhile (a next
+   * round began, an end was seen), the cancel applies to the task as it now stands.
+   */
+  async cancel(taskId: string, call: McpCall, attempts = MAX_ATTEMPTS): Promise<Record<string, unknown>> {
+    const stored = await this.read(taskId, call);
+    const { record } = stored;
     if (record.final) return {};
-    const cancelled: Final = { status: 'cancelled', at: new Date().toISOString() };
-    if (record.pending) {
-      await this.save(taskId, { ...record, final: cancelled });
-      return {};
+    let final: Final = { status: 'cancelled', at: new Date().toISOString() };
+    if (!record.pending) {
+      const response = await this.gateway.await({ promise_token: record.promise, action: 'cancel' }, callOptions(call));
+      // A cancel that lost the race to the answer: the task ended with that answer.
+      if (stateOf(response).status !== 'cancelled') final = endOf(record, response);
     }
-    const response = await this.gateway.await({ promise_token: record.promise, action: 'cancel' }, callOptions(call));
-    // A cancel that lost the race to the answer: the task ended with that answer.
-    const final = stateOf(response).status === 'cancelled' ? cancelled : endOf(record, response);
-    await this.save(taskId, { ...record, final });
+    if (!(await this.replace(taskId, stored, { ...record, final })) && attempts > 1) return this.cancel(taskId, call, attempts - 1);
     return {};
   }
 
-  private record(taskId: string, call: McpCall): Promise<ExtensionTask> {
-    return readTaskRecord(this.gateway.store, TASK_EXTENSION_NAMESPACE, taskId, ExtensionTaskSchema, call.principal);
+  private read(taskId: string, call: McpCall): Promise<StoredTask> {
+    return readStoredTaskRecord(this.gateway.store, TASK_EXTENSION_NAMESPACE, taskId, ExtensionTaskSchema, call.principal);
   }
 
-  private save(taskId: string, record: ExtensionTask): Promise<void> {
-    return writeTaskRecord(this.gateway.store, TASK_EXTENSION_NAMESPACE, taskId, record);
+  /** Writes `next` over the record read as `from` only while it still is that; false when another call changed it first or it expired. */
+  private replace(taskId: string, from: StoredTask, next: ExtensionTask): Promise<boolean> {
+    return replaceTaskRecord(this.gateway.store, TASK_EXTENSION_NAMESPACE, taskId, from.raw, next);
   }
 }
 
