@@ -26,6 +26,8 @@ afterAll(async () => {
 
 type Structured = Record<string, any>;
 const structured = (r: Awaited<ReturnType<Client['callTool']>>) => r.structuredContent as Structured;
+/** The `Mcp-Session-Id` a 2025 client was given at initialize. */
+const sessionIdOf = (client: Client) => (client.transport as { sessionId?: string }).sessionId!;
 
 describe.each(ERAS)('a %s MCP client', (era) => {
   let client: Client;
@@ -180,14 +182,11 @@ describe('2025 sessions behind two replicas', () => {
 
   it('a session whose record predates conversationId keeps its conversation through its alias (rolling upgrade)', async () => {
     const store = new MemoryStore();
-    const sessionIds: string[] = [];
-    const put = store.putRecord.bind(store);
-    store.putRecord = (namespace, id, value, ttlMs) => (namespace === SESSION_NAMESPACE && sessionIds.push(id), put(namespace, id, value, ttlMs));
     const gw = await startGateway(CONFIG, { store });
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
     try {
       const first = structured(await client.callTool({ name: 'ask', arguments: { query: { text: 'before the upgrade' } } }));
-      const sessionId = sessionIds[0]!;
+      const sessionId = sessionIdOf(client);
       // What a replica of the release before wrote: the record without the field, the binding in an alias.
       const { conversationId: _bound, ...older } = JSON.parse((await store.getRecord(SESSION_NAMESPACE, sessionId))!);
       await store.putRecord(SESSION_NAMESPACE, sessionId, JSON.stringify(older), 60_000);
@@ -203,13 +202,10 @@ describe('2025 sessions behind two replicas', () => {
 
   it('a session deleted while its first answer is on the way stays deleted (regression: the binding rewrote the record and brought it back)', async () => {
     const store = new MemoryStore();
-    const sessionIds: string[] = [];
-    const put = store.putRecord.bind(store);
-    store.putRecord = (namespace, id, value, ttlMs) => (namespace === SESSION_NAMESPACE && sessionIds.push(id), put(namespace, id, value, ttlMs));
     const gw = await startGateway({ ...CONFIG, defaults: { promiseAfterMs: 60_000 } }, { store });
     const client = await connectClient(`${gw.url}/mcp`, '2025-11-25');
     try {
-      const sessionId = sessionIds[0]!;
+      const sessionId = sessionIdOf(client);
       const call = client.callTool({ name: 'ask', arguments: { query: { text: 'slow:400 deleted meanwhile' } } }).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 100));
       const deleted = await fetch(`${gw.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
