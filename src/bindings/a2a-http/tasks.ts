@@ -4,6 +4,7 @@ import { isVerifiedId } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import { VERIFIED_OWNER_MARK, type Store } from '../../store/store.ts';
+import { updateRecord } from '../../store/update-record.ts';
 import { isTerminal, taskFor, type Stamp } from './render.ts';
 
 /**
@@ -62,9 +63,6 @@ export interface StoredTask {
   record: TaskRecord;
   raw: string;
 }
-
-/** How often a change reads the record again after another request changed it first (each try is one round trip). */
-const MAX_UPDATE_ATTEMPTS = 4;
 
 const hashOf = (taskId: string) => hash('sha256', taskId, 'base64url');
 /** A task id as the gateway mints it (`newToken('task')`): 128 random bits, a valid key as it is. */
@@ -137,15 +135,9 @@ export class TaskRecords {
    */
   async update(from: StoredTask, change: (current: TaskRecord) => TaskRecord | null | Promise<TaskRecord | null>): Promise<{ now: StoredTask; changed: boolean } | null> {
     const { id, owner } = from.record;
-    let current: StoredTask | null = from;
-    for (let attempt = 0; current !== null && attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const next = await change(current.record);
-      if (next === null) return { now: current, changed: false };
-      const raw = textOf(next);
-      if (await this.store.replaceRecord(NAMESPACE, keyOf(id, owner), current.raw, raw, this.ttlMs)) return { now: { record: next, raw }, changed: true };
-      current = await this.readOf(id, owner);
-    }
-    return current && { now: current, changed: false };
+    const codec = { read: (raw: string) => recordOf(raw, id, owner), write: (record: TaskRecord) => textOf(record) };
+    const result = await updateRecord(this.store, NAMESPACE, keyOf(id, owner), { value: from.record, raw: from.raw }, codec, change, this.ttlMs);
+    return result && { now: { record: result.now.value, raw: result.now.raw }, changed: result.changed };
   }
 
   /** The stored task as an SDK object. */
@@ -162,10 +154,15 @@ export class TaskRecords {
 
   private async readOf(taskId: string, ownerId: string): Promise<StoredTask | null> {
     const raw = await this.store.getRecord(NAMESPACE, keyOf(taskId, ownerId));
-    if (raw === null) return null;
-    const record = JSON.parse(raw) as TaskRecord;
-    return record.owner === ownerId && record.id === taskId ? { record, raw } : null;
+    const record = raw === null ? null : recordOf(raw, taskId, ownerId);
+    return record && { record, raw: raw! };
   }
+}
+
+/** The stored task `taskId` of `ownerId`; null when the key holds another's (a hashed id's collision, another class). */
+function recordOf(raw: string, taskId: string, ownerId: string): TaskRecord | null {
+  const record = JSON.parse(raw) as TaskRecord;
+  return record.owner === ownerId && record.id === taskId ? record : null;
 }
 
 /**

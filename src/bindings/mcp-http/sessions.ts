@@ -7,6 +7,7 @@ import { isOwner, isVerifiedId, ownerTag } from '../../core/ownership.ts';
 import { VERIFIED_OWNER_MARK } from '../../store/store.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Store } from '../../store/store.ts';
+import { updateRecord, type RecordCodec } from '../../store/update-record.ts';
 
 /** Store namespace of the 2025-era MCP sessions the gateway issued (design.md "State"). */
 export const SESSION_NAMESPACE = 'mcp-session';
@@ -44,9 +45,6 @@ function parseRecord(raw: string): { raw: Record<string, unknown>; parsed: Sessi
   const parsed = SessionRecordSchema.safeParse(json);
   return parsed.success ? { raw: json as Record<string, unknown>, parsed: parsed.data } : null;
 }
-
-/** How often an update reads the record again after another call changed it first (each try is one round trip). */
-const MAX_UPDATE_ATTEMPTS = 4;
 
 /** The default cap on a stored session record (config `limits.maxSessionRecordBytes`). */
 export const DEFAULT_MAX_SESSION_RECORD_BYTES = 16_384;
@@ -141,19 +139,22 @@ export class McpSessions {
    * whether the record now holds the change: false when the session is gone or no longer `owner`'s.
    */
   private async update(session: McpSession, patch: Pick<SessionRecord, 'logLevel' | 'conversationId'>, owner: Principal): Promise<boolean> {
-    let raw = this.lastRead.get(session) ?? (await this.store.getRecord(SESSION_NAMESPACE, session.id));
-    for (let attempt = 0; raw !== null && attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const stored = parseRecord(raw);
-      if (!stored || !isOwner(stored.parsed.owner, owner)) return false;
-      const next = JSON.stringify({ ...stored.raw, ...patch });
-      if (await this.store.replaceRecord(SESSION_NAMESPACE, session.id, raw, next, SESSION_IDLE_TTL_MS)) {
-        Object.assign(session, patch);
-        this.lastRead.set(session, next);
-        return true;
-      }
-      raw = await this.store.getRecord(SESSION_NAMESPACE, session.id);
-    }
-    return false;
+    // The record as written, every field kept; null when damaged or no longer `owner`'s.
+    const codec: RecordCodec<Record<string, unknown>> = {
+      read: (raw) => {
+        const stored = parseRecord(raw);
+        return stored && isOwner(stored.parsed.owner, owner) ? stored.raw : null;
+      },
+      write: (value) => JSON.stringify(value),
+    };
+    const read = this.lastRead.get(session);
+    const value = read === undefined ? null : codec.read(read);
+    const from = value === null ? null : { value, raw: read! };
+    const result = await updateRecord(this.store, SESSION_NAMESPACE, session.id, from, codec, (stored) => ({ ...stored, ...patch }), SESSION_IDLE_TTL_MS);
+    if (!result?.changed) return false;
+    Object.assign(session, patch);
+    this.lastRead.set(session, result.now.raw);
+    return true;
   }
 
   /** Ends a session (`DELETE`): every replica answers 404 for it from now on. */

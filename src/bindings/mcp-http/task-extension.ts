@@ -8,6 +8,7 @@ import { isPromise, type CanonicalResponse } from '../../protocol/nlweb/index.ts
 import { startAskTask, type AskToolContext } from './ask.ts';
 import { callOptions, clientCapabilities, roundsOf, type McpCall } from './call.ts';
 import { protocolError, renderNlwebResult, renderToolResult } from './render.ts';
+import { MAX_UPDATE_ATTEMPTS } from '../../store/update-record.ts';
 import { DEFAULT_TTL_MS, TASK_POLL_INTERVAL_MS, TaskIdParamsSchema, TaskRecordBaseSchema, TerminalSchema, readStoredTaskRecord, replaceTaskRecord, stateOf, writeTaskRecord } from './tasks.ts';
 
 /** The extension's identifier (SEP-2663), under `capabilities.extensions` on both sides. */
@@ -51,8 +52,8 @@ interface StoredTask {
   raw: string;
 }
 
-/** How often a call reads the task again after another call changed it first (each try is a round trip or two). */
-const MAX_ATTEMPTS = 4;
+/** How often a call reads the task again after another call changed it first (the store's bound for every update). */
+const MAX_ATTEMPTS = MAX_UPDATE_ATTEMPTS;
 
 /** `tasks/update` params; the SDK lifts a 2026 request's `inputResponses` into `ctx.mcpReq`, so it may be absent here. */
 const UpdateParamsSchema = TaskIdParamsSchema.extend({ inputResponses: JsonObject.optional() });
