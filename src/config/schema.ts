@@ -76,10 +76,12 @@ export const ServerConfigSchema = z
 const storeCaps = {
   /** Conversations held at most, for verified principals and for anonymous callers each; beyond it the least recently used of that class is forgotten (its next turn starts afresh). Anonymous traffic never pushes out a verified principal's. */
   maxConversations: z.number().int().positive().default(50_000),
-  /** Small records held at most (conversation aliases, MCP sessions, NLIP tokens, webtool sessions), for verified principals and for anonymous callers each; least recently used go first. */
+  /** Small records held at most (conversation aliases, MCP sessions and tasks, A2A tasks, NLIP tokens, webtool sessions), for verified principals and for anonymous callers each; least recently used go first. */
   maxRecords: z.number().int().positive().default(50_000),
   /** Conversations one principal (or anonymous address) holds at most; past it its own least recently used goes, nobody else's. */
   maxConversationsPerOwner: z.number().int().positive().default(1_000),
+  /** Records one principal (or anonymous address) holds of one kind at most (its A2A tasks, MCP sessions, MCP tasks, conversation aliases of one protocol); past it its own oldest goes, nobody else's. */
+  maxRecordsPerOwner: z.number().int().positive().default(1_000),
 };
 
 /** The `store` section: memory (embedded default) or Redis (replicas). */

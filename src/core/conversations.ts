@@ -116,7 +116,7 @@ export class Conversations {
 
   /** Binds an external handle of `owner` to a conversation; nobody else resolves it. */
   async bindAlias(kind: string, handle: string, conversationId: string, owner: Principal | undefined): Promise<void> {
-    await this.store.putRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), conversationId, this.opts.idleTtlMs);
+    await this.store.putRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), conversationId, this.opts.idleTtlMs, ownerTag(owner));
   }
 
   /** The `_meta.session_context` a client gets back: the gateway's conversation id. */

@@ -93,6 +93,70 @@ export function retentionContract(h: () => StoreHarness): void {
     });
   });
 
+  describe('records per owner (maxRecordsPerOwner)', () => {
+    it('regression "one anonymous caller\'s A2A tasks pushed every other anonymous caller\'s sessions out": an owner recycles only its own records', async () => {
+      const store = await h().capped({ maxRecords: 6, maxRecordsPerOwner: 2 });
+      await store.putRecord('mcp-session', 'mcp_bob', 'bob session', LONG, 'bobTag');
+      await store.putRecord('a2a-task', 'task_bob', 'bob task', LONG, 'bobTag');
+      for (let i = 0; i < 30; i++) await store.putRecord('a2a-task', `task_eve${i}`, `eve ${i}`, LONG, 'eveTag');
+      expect(await store.getRecord('mcp-session', 'mcp_bob')).toBe('bob session');
+      expect(await store.getRecord('a2a-task', 'task_bob')).toBe('bob task');
+      const kept: number[] = [];
+      for (let i = 0; i < 30; i++) if (await store.getRecord('a2a-task', `task_eve${i}`)) kept.push(i);
+      expect(kept).toEqual([28, 29]);
+    });
+
+    it('the cap is per namespace: an owner\'s tasks never push out its own session', async () => {
+      const store = await h().capped({ maxRecordsPerOwner: 2 });
+      await store.putRecord('mcp-session', 'mcp_eve', 'session', LONG, 'eveTag');
+      for (let i = 0; i < 5; i++) await store.putRecord('a2a-task', `task_${i}`, 'task', LONG, 'eveTag');
+      expect(await store.getRecord('mcp-session', 'mcp_eve')).toBe('session');
+      expect(await store.getRecord('a2a-task', 'task_2')).toBeNull();
+      expect(await store.getRecord('a2a-task', 'task_4')).toBe('task');
+    });
+
+    it('records written without an owner are capped by their class only', async () => {
+      const store = await h().capped({ maxRecords: 10, maxRecordsPerOwner: 1 });
+      for (let i = 0; i < 5; i++) await store.putRecord('mcp-session-stream', `s${i}`, 'v', LONG);
+      for (let i = 0; i < 5; i++) expect(await store.getRecord('mcp-session-stream', `s${i}`)).toBe('v');
+    });
+
+    it('a claim counts against its owner; a replace keeps the record\'s place (oldest written first)', async () => {
+      const store = await h().capped({ maxRecordsPerOwner: 2 });
+      expect(await store.replaceRecord('mcp-task', 'one', null, '1', LONG, 'eveTag')).toBe(true);
+      await sleep(5);
+      await store.putRecord('mcp-task', 'two', '1', LONG, 'eveTag');
+      expect(await store.replaceRecord('mcp-task', 'one', '1', '2', LONG)).toBe(true);
+      await sleep(5);
+      expect(await store.replaceRecord('mcp-task', 'three', null, '1', LONG, 'eveTag')).toBe(true);
+      expect(await store.getRecord('mcp-task', 'one')).toBeNull();
+      expect(await store.getRecord('mcp-task', 'two')).toBe('1');
+      expect(await store.getRecord('mcp-task', 'three')).toBe('1');
+    });
+
+    it('a deleted or expired record leaves its owner room: the owner\'s live records are never fewer than its cap allows', async () => {
+      const store = await h().capped({ maxRecordsPerOwner: 2 });
+      await store.putRecord('a2a-task', 'gone', 'v', LONG, 'eveTag');
+      await store.putRecord('a2a-task', 'short', 'v', 100, 'eveTag');
+      await store.putRecord('a2a-task', 'kept', 'v', LONG, 'eveTag');
+      await store.deleteRecord('a2a-task', 'gone', 'eveTag');
+      await sleep(150);
+      await store.putRecord('a2a-task', 'new', 'v', LONG, 'eveTag');
+      expect(await store.getRecord('a2a-task', 'kept')).toBe('v');
+      expect(await store.getRecord('a2a-task', 'new')).toBe('v');
+    });
+
+    it('a verified owner\'s records and an anonymous owner\'s are counted apart even under one tag', async () => {
+      const store = await h().capped({ maxRecordsPerOwner: 1 });
+      await store.putRecord('alias:webtool', 'p.handleA', 'conv-a', LONG, 'p.aliceTag');
+      await store.putRecord('alias:webtool', 'handleB', 'conv-b', LONG, 'anonTag');
+      await store.putRecord('alias:webtool', 'handleC', 'conv-c', LONG, 'anonTag');
+      expect(await store.getRecord('alias:webtool', 'p.handleA')).toBe('conv-a');
+      expect(await store.getRecord('alias:webtool', 'handleB')).toBeNull();
+      expect(await store.getRecord('alias:webtool', 'handleC')).toBe('conv-c');
+    });
+  });
+
   describe('blobs (issue 24: uploads held as bytes, not base64 text)', () => {
     it('putBlob keeps every byte value and the text beside it exactly, for every replica', async () => {
       const { store } = h();

@@ -279,6 +279,8 @@ export function stateContract(h: () => StoreHarness): void {
         await store.recordTurn(`conv-${i}`, { query: `q${i}`, agent: 'a', upstreamSession: { i } }, { maxPrev: 5, idleTtlMs: ttl });
         await store.setConversationAttr(`conv-${i}`, 'k', 'v', ttl);
         await store.putRecord('alias', `r${i}`, 'v', ttl);
+        // Records written for an owner: their owners' indexes (Redis) go with them.
+        await store.putRecord('a2a-task', `t${i}`, 'v', ttl, `owner${i % 4}`);
         await store.limiter('growth', 5, ttl).consume(`client-${i}`);
       }
       expect(await h().keyCount()).toBeGreaterThanOrEqual(baseline + 60);

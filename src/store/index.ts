@@ -19,7 +19,7 @@ export type StoreConfig = ({ kind: 'memory' } | { kind: 'redis'; url: string; pr
  * The Redis store (and ioredis: ~20 MiB and ~100 ms at start, issue 23) is loaded only when named.
  */
 export async function createStore(config: StoreConfig, log?: Logger, tuning?: RedisStoreOptions['tuning']): Promise<Store> {
-  const caps = { maxConversations: config.maxConversations, maxRecords: config.maxRecords, maxConversationsPerOwner: config.maxConversationsPerOwner };
+  const caps = { maxConversations: config.maxConversations, maxRecords: config.maxRecords, maxConversationsPerOwner: config.maxConversationsPerOwner, maxRecordsPerOwner: config.maxRecordsPerOwner };
   if (config.kind === 'memory') return new MemoryStore({ log, ...caps });
   const { RedisStore } = await import('./redis.ts');
   return new RedisStore({ url: config.url, prefix: config.prefix, log, tuning, caps: withoutUndefined(caps) });

@@ -9,7 +9,8 @@
 import { EventEmitter } from 'node:events';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter } from './limiter.ts';
-import { ConversationTable, RetainedMap } from './memory-retention.ts';
+import { RecordTable } from './memory-records.ts';
+import { ConversationTable } from './memory-retention.ts';
 import { DEFAULT_STORE_CAPS, type PromiseRecord, type StoredBlob } from './store.ts';
 
 /** A value with the epoch ms at which it stops existing. */
@@ -27,6 +28,8 @@ export interface MemoryBackendOptions {
   maxRecords?: number;
   /** Conversations one owner (principal, or anonymous address) holds at most; past it its own oldest goes. Default 1,000. */
   maxConversationsPerOwner?: number;
+  /** Records one owner holds at most in one namespace (its A2A tasks, its MCP sessions…); past it its own oldest goes. Default 1,000. */
+  maxRecordsPerOwner?: number;
 }
 
 /** Reads a live entry, deleting it when its time has passed (lazy expiry). */
@@ -47,8 +50,8 @@ export class MemoryBackend {
   readonly leases = new Map<string, number>();
   /** Conversations, capped per class and per owner (memory-retention.ts). */
   readonly conversations: ConversationTable;
-  /** Small records by `namespace:id`, capped per class. */
-  readonly records: RetainedMap<Timed<string>>;
+  /** Small records by `namespace:id`, capped per class and per owner (memory-records.ts). */
+  readonly records: RecordTable;
   /** Binary content (NLIP uploads): Buffers outside the JavaScript heap, bounded by the quotas, freed on expiry. */
   readonly blobs = new Map<string, Timed<StoredBlob>>();
   /** Quota scope → reservation id → amount (with its end): the memory twin of Redis's quota ZSETs. */
@@ -73,7 +76,7 @@ export class MemoryBackend {
       options.maxConversations ?? DEFAULT_STORE_CAPS.maxConversations,
       options.maxConversationsPerOwner ?? DEFAULT_STORE_CAPS.maxConversationsPerOwner,
     );
-    this.records = new RetainedMap(options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords);
+    this.records = new RecordTable(options.maxRecords ?? DEFAULT_STORE_CAPS.maxRecords, options.maxRecordsPerOwner ?? DEFAULT_STORE_CAPS.maxRecordsPerOwner);
     // Every attached store (and each of its onCancel handlers) listens: no leak warning for many.
     this.cancels.setMaxListeners(0);
     this.topics.setMaxListeners(0);

@@ -8,7 +8,10 @@
  * least-recently-used order (a touch re-inserts), not a Map plus an order Set; an owner with one
  * conversation is one string, not a Set of one; and a held conversation keeps only what it has.
  */
+import { OldestFirst, OwnedKeys } from './owned-keys.ts';
 import { conversationOwner, ownedByVerified } from './store.ts';
+
+export { OldestFirst } from './owned-keys.ts';
 
 /** A stored value with the epoch ms at which it stops existing. */
 export interface Expiring {
@@ -58,30 +61,6 @@ export class HeldConversation implements Expiring {
 }
 
 /**
- * The oldest key of a Map or Set (insertion order: least recently used first), in amortized O(1).
- * `keys().next()` starts at the front every time, and V8 leaves a deleted entry's slot there until
- * the table is rebuilt: at a 50,000-entry cap, pushing one out stepped over up to ~15,000 empty
- * slots, 13 µs per write (issue 25). An iterator kept between calls steps over each slot once; it
- * is correct because every key it has passed was taken (and deleted) by the caller, and keys that
- * are added or touched go to the end, ahead of it.
- */
-export class OldestFirst<K> {
-  private cursor: Iterator<K> | undefined;
-
-  constructor(private readonly keys: () => Iterator<K>) {}
-
-  /** The oldest key, which the caller then deletes; undefined when empty. */
-  take(): K | undefined {
-    let step = this.cursor?.next();
-    if (!step || step.done) {
-      this.cursor = this.keys();
-      step = this.cursor.next();
-    }
-    return step.done ? undefined : step.value;
-  }
-}
-
-/**
  * Entries in two classes (verified, anonymous), each a Map in least-recently-used order holding at
  * most `max`. `onDrop` hears every key that leaves other than by `delete` (expired, or pushed out).
  *
@@ -105,7 +84,7 @@ export class RetainedMap<V extends Expiring> {
 
   constructor(
     private readonly max: number,
-    private readonly onDrop?: (key: string) => void,
+    private readonly onDrop?: (key: string, entry: V) => void,
   ) {}
 
   /** The live entry of `key`; an expired one is dropped (lazy expiry). */
@@ -114,7 +93,7 @@ export class RetainedMap<V extends Expiring> {
     const entry = map.get(key);
     if (entry === undefined || entry.expiresAt > now) return entry;
     map.delete(key);
-    this.onDrop?.(key);
+    this.onDrop?.(key, entry);
     return undefined;
   }
 
@@ -132,13 +111,19 @@ export class RetainedMap<V extends Expiring> {
     const oldestFirst = verified ? this.oldestVerified : this.oldestAnonymous;
     while (map.size > this.max) {
       const oldest = oldestFirst.take()!;
+      const gone = map.get(oldest)!;
       map.delete(oldest);
-      this.onDrop?.(oldest);
+      this.onDrop?.(oldest, gone);
     }
   }
 
   delete(key: string, verified: boolean): boolean {
     return (verified ? this.verified : this.anonymous).delete(key);
+  }
+
+  /** The entry of `key` as held, expired or not (no lazy expiry, no touch). */
+  peek(key: string, verified: boolean): V | undefined {
+    return (verified ? this.verified : this.anonymous).get(key);
   }
 
   /** Drops every expired entry; returns how many. */
@@ -148,7 +133,7 @@ export class RetainedMap<V extends Expiring> {
       for (const [key, entry] of map) {
         if (entry.expiresAt > now) continue;
         map.delete(key);
-        this.onDrop?.(key);
+        this.onDrop?.(key, entry);
         dropped++;
       }
     }
@@ -172,15 +157,12 @@ export class RetainedMap<V extends Expiring> {
  */
 export class ConversationTable {
   private readonly held: RetainedMap<HeldConversation>;
-  /** Owner tag → its conversation key, or its keys in least-recently-used order once it has several. */
-  private readonly byOwner = new Map<string, string | Set<string>>();
-  private readonly ownerCursors = new WeakMap<Set<string>, OldestFirst<string>>();
+  /** Each owner's conversations, least recently used first. */
+  private readonly owned: OwnedKeys;
 
-  constructor(
-    maxConversations: number,
-    private readonly maxPerOwner: number,
-  ) {
-    this.held = new RetainedMap(maxConversations, (id) => this.forgetOwned(id));
+  constructor(maxConversations: number, maxPerOwner: number) {
+    this.held = new RetainedMap(maxConversations, (id) => this.owned.forget(conversationOwner(id), id));
+    this.owned = new OwnedKeys(maxPerOwner, (id) => this.held.delete(id, ownedByVerified(id)));
   }
 
   live(id: string, now: number): HeldConversation | undefined {
@@ -192,23 +174,7 @@ export class ConversationTable {
    * quota is kept first, so a conversation its owner recycles leaves room in the class, as in Redis.
    */
   keep(id: string, entry: HeldConversation): void {
-    const owner = conversationOwner(id);
-    const mine = this.byOwner.get(owner);
-    if (mine === undefined || mine === id) {
-      this.byOwner.set(owner, id);
-    } else if (typeof mine === 'string') {
-      this.byOwner.set(owner, new Set([mine, id]));
-      if (this.maxPerOwner < 2) this.dropOwned(owner, mine);
-    } else {
-      mine.delete(id);
-      mine.add(id);
-      if (mine.size > this.maxPerOwner) {
-        // Only an owner at its quota gets a cursor (held as long as its Set is).
-        let oldestFirst = this.ownerCursors.get(mine);
-        if (!oldestFirst) this.ownerCursors.set(mine, (oldestFirst = new OldestFirst(() => mine.values())));
-        while (mine.size > this.maxPerOwner) this.dropOwned(owner, oldestFirst.take()!);
-      }
-    }
+    this.owned.add(conversationOwner(id), id);
     this.held.keep(id, ownedByVerified(id), entry);
   }
 
@@ -218,28 +184,5 @@ export class ConversationTable {
 
   get size(): number {
     return this.held.size;
-  }
-
-  /** Drops an owner's conversation past its quota. */
-  private dropOwned(owner: string, id: string): void {
-    this.held.delete(id, ownedByVerified(id));
-    this.forget(owner, id);
-  }
-
-  /** A conversation that left the table (expired, or pushed out of its class) leaves its owner's order. */
-  private forgetOwned(id: string): void {
-    this.forget(conversationOwner(id), id);
-  }
-
-  private forget(owner: string, id: string): void {
-    const mine = this.byOwner.get(owner);
-    if (mine === id) {
-      this.byOwner.delete(owner);
-    } else if (typeof mine === 'object') {
-      mine.delete(id);
-      // Back to one string: an owner that had many and now has one costs what one costs.
-      if (mine.size === 0) this.byOwner.delete(owner);
-      else if (mine.size === 1) this.byOwner.set(owner, mine.values().next().value as string);
-    }
   }
 }

@@ -14,7 +14,7 @@ import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import { ownedByVerified, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
+import { type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -27,6 +27,7 @@ export interface MemoryStoreOptions {
   maxConversations?: number;
   maxRecords?: number;
   maxConversationsPerOwner?: number;
+  maxRecordsPerOwner?: number;
   log?: Logger;
 }
 
@@ -61,7 +62,7 @@ export class MemoryStore implements Store {
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs, maxConversations: options.maxConversations, maxRecords: options.maxRecords, maxConversationsPerOwner: options.maxConversationsPerOwner });
+    this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs, maxConversations: options.maxConversations, maxRecords: options.maxRecords, maxConversationsPerOwner: options.maxConversationsPerOwner, maxRecordsPerOwner: options.maxRecordsPerOwner });
     this.log = options.log;
     this.backend.attach();
   }
@@ -238,33 +239,33 @@ export class MemoryStore implements Store {
 
   // ---- small records ----
 
-  async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    this.backend.records.keep(`${namespace}:${id}`, ownedByVerified(id), { value, expiresAt: Date.now() + ttlMs });
+  async putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<void> {
+    this.backend.records.write(namespace, `${namespace}:${id}`, id, value, Date.now() + ttlMs, owner);
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
     const now = Date.now();
     const key = `${namespace}:${id}`;
-    const verified = ownedByVerified(id);
-    const entry = this.backend.records.live(key, verified, now);
+    const entry = this.backend.records.live(key, id, now);
     if (!entry) return null;
     if (touchTtlMs !== undefined) entry.expiresAt = now + touchTtlMs;
-    this.backend.records.keep(key, verified, entry);
+    this.backend.records.touch(key, id, entry);
     return entry.value;
   }
 
-  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean> {
+  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean> {
     const now = Date.now();
     const key = `${namespace}:${id}`;
-    const verified = ownedByVerified(id);
-    const entry = this.backend.records.live(key, verified, now);
+    const entry = this.backend.records.live(key, id, now);
     if ((entry?.value ?? null) !== expected) return false;
-    this.backend.records.keep(key, verified, { value, expiresAt: now + ttlMs });
+    // A claim creates the record, counted against its owner; a replace keeps the record's place there.
+    this.backend.records.write(namespace, key, id, value, now + ttlMs, expected === null ? owner : undefined);
     return true;
   }
 
-  async deleteRecord(namespace: string, id: string): Promise<void> {
-    this.backend.records.delete(`${namespace}:${id}`, ownedByVerified(id));
+  async deleteRecord(namespace: string, id: string, _owner?: string): Promise<void> {
+    // The memory store knows each record's owner group from the record itself.
+    this.backend.records.delete(`${namespace}:${id}`, id);
   }
 
   // ---- quotas ----

@@ -7,7 +7,9 @@
  * - `<p>own:{c<k>}:<ownerTag>`: one owner's conversations (ZSET, member = the id less the owner tag,
  *   score = last use), at most `maxConversationsPerOwner`;
  * - `<p>lru:{c<k>}`: the class's conversations (ZSET, member = id), at most `maxConversations`;
- * - `<p>rec:{r<k>}:<namespace>:<id>` and `<p>lru:{r<k>}`: small records and their class index.
+ * - `<p>rec:{r<k>}:<namespace>:<id>` and `<p>lru:{r<k>}`: small records and their class index;
+ * - `<p>rown:{r<k>}:<ownerTag>:<namespace>`: the records one owner made in one namespace (ZSET,
+ *   member = `namespace:id`, score = when written), at most `maxRecordsPerOwner`.
  *
  * `k` is the class: `v` for a verified principal's id (VERIFIED_OWNER_MARK), `a` for anonymous. The
  * `{c<k>}` / `{r<k>}` hash tag puts a class's conversations, its owners' indexes and its index in
@@ -135,14 +137,33 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. Past `cap` the
- * class's least recently used records go (never this one), their keys with them (named by this key
- * less its member).
+ * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. With an owner
+ * (`owner_cap` not ''), it is also the newest in its owner's index KEYS[3], and past `owner_cap`
+ * that owner's oldest records go (never this one). Past `cap` the class's least recently used
+ * records go. A record that goes takes its key (this key less its member) and its place in the
+ * class's index with it. An owner index may still name records the class pushed out or that
+ * expired: those are the oldest, so trimming takes them first, and an owner never holds more than
+ * its cap of live ones.
  */
 const PUT_RECORD_FUNCTION = `
-local function put_record(value, ttl, member, score, cap)
+local function put_record(value, ttl, member, score, cap, owner_cap)
   local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #member)
   redis.call('SET', KEYS[1], value, 'PX', ttl)
+  if owner_cap ~= '' then
+    redis.call('ZADD', KEYS[3], score, member)
+    local mine = redis.call('ZCARD', KEYS[3]) - tonumber(owner_cap)
+    if mine > 0 then
+      for _, m in ipairs(redis.call('ZRANGE', KEYS[3], 0, mine)) do
+        if m ~= member and mine > 0 then
+          redis.call('ZREM', KEYS[3], m)
+          redis.call('DEL', rec_prefix .. m)
+          redis.call('ZREM', KEYS[2], m)
+          mine = mine - 1
+        end
+      end
+    end
+    if redis.call('PTTL', KEYS[3]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[3], ttl) end
+  end
   redis.call('ZADD', KEYS[2], score, member)
   local over = redis.call('ZCARD', KEYS[2]) - tonumber(cap)
   if over > 0 then
@@ -159,20 +180,24 @@ local function put_record(value, ttl, member, score, cap)
 end
 `;
 
-/** KEYS: record, class index. ARGV: value, ttl, member, score, cap → 1 (PUT_RECORD_FUNCTION). */
+/**
+ * KEYS: record, class index, owner index (the class index again without an owner). ARGV: value,
+ * ttl, member, score, cap, owner cap ('' without an owner) → 1 (PUT_RECORD_FUNCTION).
+ */
 const PUT_RECORD = `${PUT_RECORD_FUNCTION}
-return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5])
+return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 `;
 
 /**
- * KEYS: record, class index. ARGV: expected ('' with ARGV[7] = '1': none), value, ttl, member,
- * score, cap, absent → 1 when written, else 0. A string `expected` never creates a record: it was
- * deleted or pushed out on purpose.
+ * KEYS: record, class index, owner index (as PUT_RECORD). ARGV: expected ('' with ARGV[7] = '1':
+ * none), value, ttl, member, score, cap, absent, owner cap → 1 when written, else 0. A string
+ * `expected` never creates a record: it was deleted or pushed out on purpose. Only a claim counts
+ * against the owner; a replace keeps the record's place in its owner's index.
  */
 const REPLACE_RECORD = `${PUT_RECORD_FUNCTION}
 if ARGV[7] == '1' then
   if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-  return put_record(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+  return put_record(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[8])
 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -190,10 +215,11 @@ redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
 return v
 `;
 
-/** KEYS: record, class index. ARGV: member → 1: the record and its place in the index go together. */
+/** KEYS: record, class index, owner index (as PUT_RECORD). ARGV: member → 1: the record and its places in the indexes go together. */
 const DELETE_RECORD = `
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 `;
 
@@ -203,20 +229,20 @@ interface RetentionScripts {
   nlgateRecordTurn(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
   nlgateSetConversationAttr(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
-  nlgatePutRecord(record: string, classIndex: string, ...args: Arg[]): Promise<number>;
+  nlgatePutRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetRecord(record: string, classIndex: string, ...args: Arg[]): Promise<string | null>;
-  nlgateReplaceRecord(record: string, classIndex: string, ...args: Arg[]): Promise<number>;
-  nlgateDeleteRecord(record: string, classIndex: string, member: string): Promise<number>;
+  nlgateReplaceRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
+  nlgateDeleteRecord(record: string, classIndex: string, ownerIndex: string, member: string): Promise<number>;
 }
 
 const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: number }> = {
   nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 3 },
   nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 3 },
   nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
-  nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 2 },
+  nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 3 },
   nlgateGetRecord: { lua: GET_RECORD, numberOfKeys: 2 },
-  nlgateReplaceRecord: { lua: REPLACE_RECORD, numberOfKeys: 2 },
-  nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 2 },
+  nlgateReplaceRecord: { lua: REPLACE_RECORD, numberOfKeys: 3 },
+  nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 3 },
 };
 
 /** Where one conversation lives: its key, its owner's index and member there, its class's index. */
@@ -264,10 +290,11 @@ export class RedisRetention {
     return this.scripts.nlgateGetConversation(k.conversation, k.ownerIndex, k.classIndex, idleTtlMs, k.member, id, this.score());
   }
 
-  /** Stores record `namespace:id` for `ttlMs`, within its class's `maxRecords`. */
-  putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<number> {
+  /** Stores record `namespace:id` for `ttlMs`, within its class's `maxRecords` and its owner's `maxRecordsPerOwner`. */
+  putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<number> {
     const [key, index, member] = this.recordKeys(namespace, id);
-    return this.scripts.nlgatePutRecord(key, index, value, ttlMs, member, this.score(), this.caps.maxRecords);
+    const [ownerIndex, ownerCap] = this.ownerOf(namespace, id, owner);
+    return this.scripts.nlgatePutRecord(key, index, ownerIndex, value, ttlMs, member, this.score(), this.caps.maxRecords, ownerCap);
   }
 
   /** Reads record `namespace:id` (sliding its TTL with `touchTtlMs`) and marks it used. */
@@ -277,15 +304,16 @@ export class RedisRetention {
   }
 
   /** Writes record `namespace:id` when it holds `expected`, or none when null (1), or leaves it as it is (0). */
-  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<number> {
+  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<number> {
     const [key, index, member] = this.recordKeys(namespace, id);
-    return this.scripts.nlgateReplaceRecord(key, index, expected ?? '', value, ttlMs, member, this.score(), this.caps.maxRecords, expected === null ? '1' : '0');
+    const [ownerIndex, ownerCap] = this.ownerOf(namespace, id, owner);
+    return this.scripts.nlgateReplaceRecord(key, index, ownerIndex, expected ?? '', value, ttlMs, member, this.score(), this.caps.maxRecords, expected === null ? '1' : '0', ownerCap);
   }
 
-  /** Deletes record `namespace:id` and its place in the class's index. */
-  deleteRecord(namespace: string, id: string): Promise<number> {
+  /** Deletes record `namespace:id` and its place in the class's index (and in its owner's, given the owner). */
+  deleteRecord(namespace: string, id: string, owner?: string): Promise<number> {
     const [key, index, member] = this.recordKeys(namespace, id);
-    return this.scripts.nlgateDeleteRecord(key, index, member);
+    return this.scripts.nlgateDeleteRecord(key, index, this.ownerOf(namespace, id, owner)[0], member);
   }
 
   private conversationKeys(id: string): ConversationKeys {
@@ -309,6 +337,13 @@ export class RedisRetention {
     const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
     const member = `${namespace}:${id}`;
     return [`${this.prefix}rec:${tag}:${member}`, `${this.prefix}lru:${tag}`, member];
+  }
+
+  /** The owner index of a record written for `owner` and its cap; without one, the class index and no cap. */
+  private ownerOf(namespace: string, id: string, owner: string | undefined): [string, number | ''] {
+    const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
+    if (owner === undefined) return [`${this.prefix}lru:${tag}`, ''];
+    return [`${this.prefix}rown:${tag}:${owner}:${namespace}`, this.caps.maxRecordsPerOwner];
   }
 
   private score(): number {

@@ -220,20 +220,20 @@ export class RedisStore implements Store {
 
   // ---- small records ----
 
-  async putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void> {
-    await this.run(() => this.retention.putRecord(namespace, id, value, ms(ttlMs)));
+  async putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<void> {
+    await this.run(() => this.retention.putRecord(namespace, id, value, ms(ttlMs), owner));
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
     return this.run(() => this.retention.getRecord(namespace, id, touchTtlMs === undefined ? '' : ms(touchTtlMs)));
   }
 
-  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.run(() => this.retention.replaceRecord(namespace, id, expected, value, ms(ttlMs)))) === 1;
+  async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean> {
+    return (await this.run(() => this.retention.replaceRecord(namespace, id, expected, value, ms(ttlMs), owner))) === 1;
   }
 
-  async deleteRecord(namespace: string, id: string): Promise<void> {
-    await this.run(() => this.retention.deleteRecord(namespace, id));
+  async deleteRecord(namespace: string, id: string, owner?: string): Promise<void> {
+    await this.run(() => this.retention.deleteRecord(namespace, id, owner));
   }
 
   // ---- blobs ----

@@ -80,14 +80,16 @@ export function ownedByVerified(id: string): boolean {
 export interface StoreCaps {
   /** Conversations held per class (verified, anonymous). */
   maxConversations: number;
-  /** Small records (aliases, MCP sessions, NLIP tokens, webtool sessions) held per class. */
+  /** Small records (aliases, MCP sessions and tasks, A2A tasks, NLIP tokens, webtool sessions) held per class. */
   maxRecords: number;
   /** Conversations one owner (principal, or anonymous address) holds. */
   maxConversationsPerOwner: number;
+  /** Records one owner holds in one namespace (its A2A tasks, its MCP sessions…), when written with their owner. */
+  maxRecordsPerOwner: number;
 }
 
 /** The caps a store keeps when its config names none (config/schema.ts restates them as defaults). */
-export const DEFAULT_STORE_CAPS: StoreCaps = { maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000 };
+export const DEFAULT_STORE_CAPS: StoreCaps = { maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000, maxRecordsPerOwner: 1_000 };
 
 /** The owner part of a conversation id (`ownerTag:handle`); ids without one share the empty owner. */
 export function conversationOwner(id: string): string {
@@ -194,18 +196,24 @@ export interface Store {
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 
   // ---- small records: aliases (external token → conversation id), MCP sessions, task records ----
-  /** Stores `value` under `namespace:id` for `ttlMs`. */
-  putRecord(namespace: string, id: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Stores `value` under `namespace:id` for `ttlMs`. `owner` (the ownerTag of the caller it was made
+   * for) counts it against that owner's `maxRecordsPerOwner` in this namespace: past it the owner's
+   * oldest written record there goes, nobody else's.
+   */
+  putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<void>;
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
   /**
    * Compare-and-set: writes `value` (its TTL now `ttlMs`) only while the record holds `expected`, or,
    * with `expected` null, only while there is none (a claim: of callers racing, one wins). A string
    * `expected` never creates a record, so a record deleted meanwhile stays deleted and a write made
-   * meanwhile is not undone. Resolves whether it wrote.
+   * meanwhile is not undone. Resolves whether it wrote. A claim counts the record against `owner` as
+   * putRecord does; a replace leaves the record's place in its owner's order as it was.
    */
-  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number): Promise<boolean>;
-  deleteRecord(namespace: string, id: string): Promise<void>;
+  replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean>;
+  /** Deletes a record; `owner`, the one it was written for, frees its place in that owner's count at once. */
+  deleteRecord(namespace: string, id: string, owner?: string): Promise<void>;
 
   // ---- blobs: binary content (NLIP uploads), bounded by the caller's quotas, not by maxRecords ----
   /** Stores `blob` under `namespace:id` for `ttlMs`; it is forgotten (its memory freed) when that time is up. */

@@ -33,16 +33,16 @@ const hookFor = (namespace: string, value: string): WriteHook | undefined => {
   writeHook = undefined;
   return hook;
 };
-store.putRecord = async (namespace, id, value, ttlMs) => {
+store.putRecord = async (namespace, id, value, ttlMs, owner) => {
   const hook = hookFor(namespace, value);
   await hook?.before(value);
-  await put(namespace, id, value, ttlMs);
+  await put(namespace, id, value, ttlMs, owner);
   hook?.after?.();
 };
-store.replaceRecord = async (namespace, id, expected, value, ttlMs) => {
+store.replaceRecord = async (namespace, id, expected, value, ttlMs, owner) => {
   const hook = hookFor(namespace, value);
   await hook?.before(value);
-  const replaced = await replace(namespace, id, expected, value, ttlMs);
+  const replaced = await replace(namespace, id, expected, value, ttlMs, owner);
   hook?.after?.();
   return replaced;
 };

@@ -135,4 +135,53 @@ describeRedis('RedisStore: commands per operation and retention', () => {
       { numRuns: 100 },
     );
   }, 60_000);
+
+  it('keeps exactly what the memory store keeps of records written for owners, whatever the puts, claims, replaces, reads and deletes (property)', async () => {
+    const owners = ['anon1', 'anon2', 'p.alice'];
+    const op = fc.record({
+      kind: fc.constantFrom('put', 'claim', 'replace', 'get', 'delete', 'unowned'),
+      owner: fc.constantFrom(...owners),
+      ns: fc.constantFrom('a2a-task', 'mcp-session'),
+      handle: fc.constantFrom('a', 'b', 'c', 'd'),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 40, size: 'max' }), fc.integer({ min: 1, max: 3 }), async (ops, maxRecordsPerOwner) => {
+        // The class holds every id the ops can name: an owner's count is what is compared here.
+        const caps = { maxRecords: 100, maxRecordsPerOwner };
+        const redis = await open(caps);
+        const memory = new MemoryStore(caps);
+        const idOf = (owner: string, handle: string) => (owner.startsWith('p.') ? `p.${handle}-${owner}` : `${handle}-${owner}`);
+        try {
+          for (const [i, o] of ops.entries()) {
+            const id = idOf(o.owner, o.handle);
+            const run = async (store: Store): Promise<unknown> => {
+              switch (o.kind) {
+                case 'put':
+                  return store.putRecord(o.ns, id, `v${i}`, LONG, o.owner);
+                case 'claim':
+                  return store.replaceRecord(o.ns, id, null, `v${i}`, LONG, o.owner);
+                case 'replace':
+                  return store.replaceRecord(o.ns, id, await store.getRecord(o.ns, id), `v${i}`, LONG);
+                case 'get':
+                  return store.getRecord(o.ns, id);
+                case 'delete':
+                  return store.deleteRecord(o.ns, id, o.owner);
+                case 'unowned':
+                  return store.putRecord(o.ns, id, `v${i}`, LONG);
+              }
+            };
+            expect(await run(redis)).toEqual(await run(memory));
+          }
+          for (const owner of owners) {
+            for (const ns of ['a2a-task', 'mcp-session']) {
+              for (const handle of ['a', 'b', 'c', 'd']) expect(await redis.getRecord(ns, idOf(owner, handle))).toEqual(await memory.getRecord(ns, idOf(owner, handle)));
+            }
+          }
+        } finally {
+          await memory.close();
+        }
+      }),
+      { numRuns: 100 },
+    );
+  }, 60_000);
 });

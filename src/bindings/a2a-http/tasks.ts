@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { Message, Task, TaskState } from '@a2a-js/sdk';
-import { isVerifiedId } from '../../core/ownership.ts';
+import { isVerifiedId, ownerTag } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import { VERIFIED_OWNER_MARK, type Store } from '../../store/store.ts';
@@ -103,7 +103,7 @@ export class TaskRecords {
   /** Creates the record of a new task, its rendered task under MAX_STORED_TASK_BYTES; resolves the text stored. */
   async put(record: TaskRecord & { task: unknown }): Promise<string> {
     const text = textOf(record);
-    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
+    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs, ownerTag({ id: record.owner }));
     return text;
   }
 
@@ -113,7 +113,7 @@ export class TaskRecords {
    */
   async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<string> {
     const text = textOf({ ...record, answer }, task);
-    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs);
+    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs, ownerTag({ id: record.owner }));
     return text;
   }
 

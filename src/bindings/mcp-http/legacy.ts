@@ -166,7 +166,7 @@ export class LegacyEndpoint {
     }
     const res = await this.exchange(req, parsed, { ...base, era: 'legacy', session }, onSent);
     if (!res.ok) {
-      await this.deps.sessions.delete(session.id);
+      await this.deps.sessions.delete(session.id, base.principal);
       return res;
     }
     res.headers.set('mcp-session-id', session.id);
@@ -278,7 +278,7 @@ export class LegacyEndpoint {
   private async terminate(req: Request, base: CallBase): Promise<Response> {
     const session = await this.session(req, base);
     if (session instanceof Response) return session;
-    await this.deps.sessions.delete(session.id);
+    await this.deps.sessions.delete(session.id, base.principal);
     await this.deps.gateway.endSession?.(session.id);
     this.exchanges.closeAll(session.id);
     return new Response(null, { status: 200 });

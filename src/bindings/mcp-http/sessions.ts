@@ -92,7 +92,7 @@ export class McpSessions {
         `initialize is too large: its capabilities and clientInfo take ${size} bytes, and a session keeps at most ${this.maxRecordBytes}`,
       );
     }
-    await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS);
+    await this.store.putRecord(SESSION_NAMESPACE, id, raw, SESSION_IDLE_TTL_MS, record.owner);
     publishCreated('mcp');
     const session: McpSession = { id, ...facts, conversationId: null };
     this.lastRead.set(session, raw);
@@ -157,9 +157,12 @@ export class McpSessions {
     return true;
   }
 
-  /** Ends a session (`DELETE`): every replica answers 404 for it from now on. */
-  async delete(id: string): Promise<void> {
-    await this.store.deleteRecord(SESSION_NAMESPACE, id);
+  /**
+   * Ends a session (`DELETE`): every replica answers 404 for it from now on. `owner`, the principal it
+   * was created for, frees its place among that owner's sessions (store.maxRecordsPerOwner) at once.
+   */
+  async delete(id: string, owner?: Principal): Promise<void> {
+    await this.store.deleteRecord(SESSION_NAMESPACE, id, owner && ownerTag(owner));
     await this.store.deleteRecord(STREAM_NAMESPACE, id);
   }
 }

@@ -90,7 +90,7 @@ const lifeLeft = (record: z.infer<typeof TaskRecordBaseSchema>) => Math.max(1000
 
 /** Writes a task's record for what is left of its lifetime: for a new task (a change goes through `replaceTaskRecord`). */
 export async function writeTaskRecord(store: Store, namespace: string, taskId: string, record: z.infer<typeof TaskRecordBaseSchema>): Promise<void> {
-  await store.putRecord(namespace, taskId, JSON.stringify(record), lifeLeft(record));
+  await store.putRecord(namespace, taskId, JSON.stringify(record), lifeLeft(record), record.owner);
 }
 
 /**
@@ -142,7 +142,7 @@ export class McpTasks {
   async create(response: PromiseResponse, call: McpCall): Promise<CreateTaskResult> {
     const taskId = response.promise.token;
     const record: TaskRecord = { createdAt: new Date().toISOString(), ttl: this.ttlMs, owner: ownerTag(call.principal) };
-    await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify(record), this.ttlMs);
+    await this.gateway.store.putRecord(TASK_NAMESPACE, taskId, JSON.stringify(record), this.ttlMs, record.owner);
     return { task: taskOf(taskId, record, stateOf(response)) };
   }
 
