@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { webtoolAdapter } from '../../adapters/webtool/index.ts';
+import { SESSION_KIND, sessionHandle } from '../../src/bindings/webtool-http/execute.ts';
 import type { AdapterFactory } from '../../src/core/agent.ts';
+import { anonymousPrincipal } from '../../src/core/principal.ts';
 import { ErrorEnvelopeSchema, OkEnvelopeSchema } from '../../src/protocol/webtool/index.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { scriptedAdapter, scriptedCalls } from '../support/scripted-agent.ts';
@@ -55,6 +57,24 @@ describe('webtool binding', () => {
     expect(scriptedCalls.at(-1)!.request.context?.prev).toEqual(['count:1 pasta']);
     await post(url, { sessionId: 'cook-2-session-0002', action: 'ask', request: { query: { text: 'count:1 soup' } } });
     expect(scriptedCalls.at(-1)!.request.context?.prev ?? []).toEqual([]);
+  });
+
+  it('regression "two first requests of one new sessionId at once started two conversations": both turns are in the one conversation', async () => {
+    const url = `${gw.url}/webtools/bot`;
+    const first = await Promise.all(['count:1 slow:50 first', 'count:1 slow:50 second'].map((text) => post(url, { sessionId: 'at-once-session-0001', action: 'ask', request: { query: { text } } })));
+    const ids = first.map((r) => r.body.data._meta.session_context.conversation_id);
+    expect(ids[0]).toBe(ids[1]);
+    await post(url, { sessionId: 'at-once-session-0001', action: 'ask', request: { query: { text: 'count:1 third' } } });
+    expect([...scriptedCalls.at(-1)!.request.context!.prev!].sort()).toEqual(['count:1 slow:50 first', 'count:1 slow:50 second']);
+  });
+
+  it('a session an earlier release bound through an alias keeps its conversation', async () => {
+    const nlweb = await post(`${gw.url}/agents/bot/ask`, { query: { text: 'count:1 before the upgrade' } });
+    const conversationId = nlweb.body._meta.session_context.conversation_id as string;
+    await gw.gateway.bindConversation(SESSION_KIND, sessionHandle('bot', 'bound-before-0001'), conversationId, anonymousPrincipal('127.0.0.1'));
+    const res = await post(`${gw.url}/webtools/bot`, { sessionId: 'bound-before-0001', action: 'ask', request: { query: { text: 'count:1 after' } } });
+    expect(res.body.data._meta.session_context.conversation_id).toBe(conversationId);
+    expect(scriptedCalls.at(-1)!.request.context?.prev).toEqual(['count:1 before the upgrade']);
   });
 
   it('a sessionId shorter than 16 characters is refused with SCHEMA_ERROR saying the minimum', async () => {

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { hash } from 'node:crypto';
 import { describeIssues, GatewayError } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { handleProblem } from '../../core/ownership.ts';
@@ -10,16 +11,24 @@ import { sendCanonical, sendError, sendToolResult } from './render.ts';
 /** Tool inputs are foreign JSON Schemas: validated with ajv, compiled once per schema. */
 const validateJson = createCachedValidator();
 
-/** Handle kind under which a webtool `sessionId` maps to a gateway conversation. */
+/** Handle kind under which earlier releases mapped a webtool `sessionId` to a gateway conversation. */
 export const SESSION_KIND = 'webtool';
 
-/**
- * The conversation handle of a client's `sessionId` on one webtool. The core binds it to the calling
- * principal (Gateway.bindConversation with an owner), so one client cannot join another's
- * conversation by guessing or reusing its sessionId.
- */
+/** The alias handle earlier releases bound a client's `sessionId` on one webtool under (still read). */
 export function sessionHandle(agent: string, sessionId: string): string {
   return `${agent}\u0000${sessionId}`;
+}
+
+/**
+ * The conversation a client's `sessionId` names on one webtool: derived from the two, not minted and
+ * then bound by an alias record, so two first requests of one new session at once continue one
+ * conversation (they each started one, and the last to bind its alias won: the other's turn was
+ * lost). The core keeps it in the caller's namespace like any client-chosen id, so one client
+ * cannot join another's conversation by guessing or reusing its sessionId; the hash keeps the
+ * sessionId itself out of the conversation id the answer shows.
+ */
+export function sessionConversationId(agent: string, sessionId: string): string {
+  return `wts_${hash('sha256', `${agent}\u0000${sessionId}`, 'base64url')}`;
 }
 
 interface Call {
@@ -63,16 +72,13 @@ async function ask(c: Context, gateway: Gateway, call: Call, config: GatewayWebt
   const { sessionId } = call.body;
   const problem = sessionId ? handleProblem(sessionId, 'sessionId') : undefined;
   if (problem) return sendError(c, 'SCHEMA_ERROR', problem);
-  const handle = sessionId ? sessionHandle(call.agent, sessionId) : undefined;
-  const owner = call.opts.principal;
-  const known = handle ? await gateway.resolveConversation(SESSION_KIND, handle, owner) : null;
-  if (known) request = inConversation(request, known);
-  const response = await gateway.ask(request, { ...call.opts, allowPromise: true });
-  const conversationId = response._meta.session_context?.conversation_id;
-  if (handle && typeof conversationId === 'string' && conversationId !== known) {
-    await gateway.bindConversation(SESSION_KIND, handle, conversationId, owner);
+  if (sessionId) {
+    // A session an earlier release bound through an alias keeps its conversation until the alias
+    // expires (conversationIdleTtlMs after its last use); every other one has its derived id.
+    const bound = await gateway.resolveConversation(SESSION_KIND, sessionHandle(call.agent, sessionId), call.opts.principal);
+    request = inConversation(request, bound ?? sessionConversationId(call.agent, sessionId));
   }
-  return sendCanonical(c, response);
+  return sendCanonical(c, await gateway.ask(request, { ...call.opts, allowPromise: true }));
 }
 
 async function awaitPromise(c: Context, gateway: Gateway, call: Call): Promise<Response> {
