@@ -29,7 +29,7 @@ describe('parseConfig', () => {
   it('fills defaults and keeps the adapter fields', () => {
     const { config } = parseConfig({ agents: [{ name: 'a', kind: 'filekind', file: 'x.jsonl' }] }, { adapters });
     expect(config.server).toMatchObject({ port: 8080, host: '127.0.0.1' });
-    expect(config.store).toEqual({ kind: 'memory', maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000 });
+    expect(config.store).toEqual({ kind: 'memory', maxConversations: 50_000, maxRecords: 50_000, maxConversationsPerOwner: 1_000, maxRecordsPerOwner: 1_000 });
     expect(config.defaults.promiseAfterMs).toBe(5000);
     expect(config.agents[0]).toMatchObject({ name: 'a', file: 'x.jsonl' });
   });
