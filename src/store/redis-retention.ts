@@ -20,6 +20,7 @@
  * already did, so no write went elsewhere), bounded by the caps.
  */
 import type { Cluster, Redis } from 'ioredis';
+import { DELETE_RECORD, GET_RECORD, PUT_RECORD, REPLACE_RECORD } from './redis-record-scripts.ts';
 import { conversationOwner, ownedByVerified, type StoreCaps } from './store.ts';
 
 /**
@@ -134,93 +135,6 @@ if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then return nil end
 redis.call('ZADD', KEYS[2], 'XX', ARGV[4], ARGV[2])
 redis.call('ZADD', KEYS[3], 'XX', ARGV[4], ARGV[3])
 return redis.call('HGETALL', KEYS[1])
-`;
-
-/**
- * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. With an owner
- * (`owner_cap` not ''), it is also the newest in its owner's index KEYS[3], and past `owner_cap`
- * that owner's oldest records go (never this one). Past `cap` the class's least recently used
- * records go. A record that goes takes its key (this key less its member) and its place in the
- * class's index with it. An owner index may still name records the class pushed out or that
- * expired: those are the oldest, so trimming takes them first, and an owner never holds more than
- * its cap of live ones.
- */
-const PUT_RECORD_FUNCTION = `
-local function put_record(value, ttl, member, score, cap, owner_cap)
-  local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #member)
-  redis.call('SET', KEYS[1], value, 'PX', ttl)
-  if owner_cap ~= '' then
-    redis.call('ZADD', KEYS[3], score, member)
-    local mine = redis.call('ZCARD', KEYS[3]) - tonumber(owner_cap)
-    if mine > 0 then
-      for _, m in ipairs(redis.call('ZRANGE', KEYS[3], 0, mine)) do
-        if m ~= member and mine > 0 then
-          redis.call('ZREM', KEYS[3], m)
-          redis.call('DEL', rec_prefix .. m)
-          redis.call('ZREM', KEYS[2], m)
-          mine = mine - 1
-        end
-      end
-    end
-    if redis.call('PTTL', KEYS[3]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[3], ttl) end
-  end
-  redis.call('ZADD', KEYS[2], score, member)
-  local over = redis.call('ZCARD', KEYS[2]) - tonumber(cap)
-  if over > 0 then
-    for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
-      if m ~= member and over > 0 then
-        redis.call('ZREM', KEYS[2], m)
-        redis.call('DEL', rec_prefix .. m)
-        over = over - 1
-      end
-    end
-  end
-  if redis.call('PTTL', KEYS[2]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[2], ttl) end
-  return 1
-end
-`;
-
-/**
- * KEYS: record, class index, owner index (the class index again without an owner). ARGV: value,
- * ttl, member, score, cap, owner cap ('' without an owner) → 1 (PUT_RECORD_FUNCTION).
- */
-const PUT_RECORD = `${PUT_RECORD_FUNCTION}
-return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
-`;
-
-/**
- * KEYS: record, class index, owner index (as PUT_RECORD). ARGV: expected ('' with ARGV[7] = '1':
- * none), value, ttl, member, score, cap, absent, owner cap → 1 when written, else 0. A string
- * `expected` never creates a record: it was deleted or pushed out on purpose. Only a claim counts
- * against the owner; a replace keeps the record's place in its owner's index.
- */
-const REPLACE_RECORD = `${PUT_RECORD_FUNCTION}
-if ARGV[7] == '1' then
-  if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-  return put_record(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[8])
-end
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-redis.call('ZADD', KEYS[2], 'XX', ARGV[5], ARGV[4])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
-return 1
-`;
-
-/** KEYS: record, class index. ARGV: touchTtl ('' = leave), member, score → the value | nil; a hit is marked used. */
-const GET_RECORD = `
-local v = redis.call('GET', KEYS[1])
-if not v then return nil end
-if ARGV[1] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
-return v
-`;
-
-/** KEYS: record, class index, owner index (as PUT_RECORD). ARGV: member → 1: the record and its places in the indexes go together. */
-const DELETE_RECORD = `
-redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-return 1
 `;
 
 type Arg = string | number;

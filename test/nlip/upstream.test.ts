@@ -60,7 +60,10 @@ describe('NLWeb client → gateway → NLIP agent', () => {
     const res = await ask({ query: { text: 'slow please' } });
     expect(res.status).toBe(202);
     const token = JSON.parse(res.text).promise.token as string;
-    expect(token).not.toContain('p-'); // the gateway's own token, not the upstream's
+    // The gateway's own token, not the upstream's (`p-` and 16 hex digits). Regression "flaky on a
+    // random token": this asserted no `p-` anywhere, which a random base64url token holds ~0.5% of runs.
+    expect(token).toMatch(/^prm_/);
+    expect(token).not.toMatch(/p-[0-9a-f]{16}/);
     let answer: any;
     for (let i = 0; i < 20; i++) {
       const r = await fetch(`${gw.url}/await`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ promise_token: token, action: 'checkin' }) });
