@@ -7,42 +7,37 @@
  * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. With an owner
  * (`owner_cap` not ''), it is also the newest in its owner's index KEYS[3], and past `owner_cap`
  * that owner's oldest records go (never this one). Past `cap` the class's least recently used
- * records go. A record that goes takes its key (this key less its member) and its place in the
- * class's index with it. An owner index may still name records the class pushed out or that
- * expired: those are the oldest, so trimming takes them first, and an owner never holds more than
- * its cap of live ones.
+ * records go. A record that goes takes its key (this key less its member) with it, and its place
+ * in the class's index. An owner index may still name records that expired or that the class
+ * pushed out: each counts until trimmed, so an owner never holds more than its cap of live ones.
  */
 const PUT_RECORD_FUNCTION = `
+local function keep_past(index, ttl)
+  if redis.call('PTTL', index) < tonumber(ttl) then redis.call('PEXPIRE', index, ttl) end
+end
+local function trim(index, member, cap, rec_prefix, class_index)
+  local over = redis.call('ZCARD', index) - tonumber(cap)
+  if over <= 0 then return end
+  for _, m in ipairs(redis.call('ZRANGE', index, 0, over)) do
+    if m ~= member and over > 0 then
+      redis.call('ZREM', index, m)
+      redis.call('DEL', rec_prefix .. m)
+      if class_index then redis.call('ZREM', class_index, m) end
+      over = over - 1
+    end
+  end
+end
 local function put_record(value, ttl, member, score, cap, owner_cap)
   local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #member)
   redis.call('SET', KEYS[1], value, 'PX', ttl)
   if owner_cap ~= '' then
     redis.call('ZADD', KEYS[3], score, member)
-    local mine = redis.call('ZCARD', KEYS[3]) - tonumber(owner_cap)
-    if mine > 0 then
-      for _, m in ipairs(redis.call('ZRANGE', KEYS[3], 0, mine)) do
-        if m ~= member and mine > 0 then
-          redis.call('ZREM', KEYS[3], m)
-          redis.call('DEL', rec_prefix .. m)
-          redis.call('ZREM', KEYS[2], m)
-          mine = mine - 1
-        end
-      end
-    end
-    if redis.call('PTTL', KEYS[3]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[3], ttl) end
+    trim(KEYS[3], member, owner_cap, rec_prefix, KEYS[2])
+    keep_past(KEYS[3], ttl)
   end
   redis.call('ZADD', KEYS[2], score, member)
-  local over = redis.call('ZCARD', KEYS[2]) - tonumber(cap)
-  if over > 0 then
-    for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, over)) do
-      if m ~= member and over > 0 then
-        redis.call('ZREM', KEYS[2], m)
-        redis.call('DEL', rec_prefix .. m)
-        over = over - 1
-      end
-    end
-  end
-  if redis.call('PTTL', KEYS[2]) < tonumber(ttl) then redis.call('PEXPIRE', KEYS[2], ttl) end
+  trim(KEYS[2], member, cap, rec_prefix, nil)
+  keep_past(KEYS[2], ttl)
   return 1
 end
 `;
@@ -69,7 +64,7 @@ end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 redis.call('ZADD', KEYS[2], 'XX', ARGV[5], ARGV[4])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+keep_past(KEYS[2], ARGV[3])
 return 1
 `;
 
