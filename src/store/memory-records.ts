@@ -17,6 +17,7 @@ export interface HeldRecord extends Expiring {
   group?: string;
 }
 
+/** The records of one memory backend, capped per class and per owner and namespace (see the file's comment). */
 export class RecordTable {
   private readonly held: RetainedMap<HeldRecord>;
   private readonly owned: OwnedKeys;
@@ -50,7 +51,7 @@ export class RecordTable {
     this.held.keep(key, verified, entry);
   }
 
-  /** Marks a live record used (and slides its expiry when `expiresAt` is given). */
+  /** Marks a live record used in its class (its expiry as the caller set it); its owner's order is by write. */
   touch(key: string, id: string, entry: HeldRecord): void {
     this.held.keep(key, ownedByVerified(id), entry);
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { EXACT_BELOW, OldestFirst, RetainedMap, SETTLED_MOVES, settledMoves } from './memory-retention.ts';
+import { EXACT_BELOW, RetainedMap, SETTLED_MOVES, settledMoves } from './memory-retention.ts';
+import { OldestFirst } from './owned-keys.ts';
 
 describe('OldestFirst', () => {
   // Regression (issue 25): eviction at a full class started at the front of the Map every time and

@@ -11,8 +11,6 @@
 import { OldestFirst, OwnedKeys } from './owned-keys.ts';
 import { conversationOwner, ownedByVerified } from './store.ts';
 
-export { OldestFirst } from './owned-keys.ts';
-
 /** A stored value with the epoch ms at which it stops existing. */
 export interface Expiring {
   expiresAt: number;
