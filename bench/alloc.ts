@@ -46,7 +46,9 @@ async function inspect(port: number): Promise<{ send(method: string, params?: ob
   let next = 1;
   ws.onmessage = (e) => {
     const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown; error?: unknown };
-    if (msg.id !== undefined) pending.get(msg.id)?.(msg.error ? Promise.reject(new Error(JSON.stringify(msg.error))) : msg.result);
+    if (msg.id === undefined) return;
+    pending.get(msg.id)?.(msg.error ? Promise.reject(new Error(JSON.stringify(msg.error))) : msg.result);
+    pending.delete(msg.id);
   };
   return {
     send: (method, params = {}) => new Promise((resolve) => { const id = next++; pending.set(id, resolve); ws.send(JSON.stringify({ id, method, params })); }),

@@ -159,6 +159,9 @@ const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: numbe
   nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 3 },
 };
 
+/** The hash tag of a record's class (and of every index of it): one Cluster slot per class. */
+const recordClass = (id: string): string => (ownedByVerified(id) ? '{rv}' : '{ra}');
+
 /** Where one conversation lives: its key, its owner's index and member there, its class's index. */
 interface ConversationKeys {
   conversation: string;
@@ -248,16 +251,15 @@ export class RedisRetention {
 
   /** A record's key, its class's index and its member there (`namespace:id`). */
   private recordKeys(namespace: string, id: string): [string, string, string] {
-    const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
+    const tag = recordClass(id);
     const member = `${namespace}:${id}`;
     return [`${this.prefix}rec:${tag}:${member}`, `${this.prefix}lru:${tag}`, member];
   }
 
-  /** The owner index of a record written for `owner` and its cap; without one, the class index and no cap. */
+  /** The owner index of a record written for `owner` and its cap; without one, the class index again and no cap. */
   private ownerOf(namespace: string, id: string, owner: string | undefined): [string, number | ''] {
-    const tag = ownedByVerified(id) ? '{rv}' : '{ra}';
-    if (owner === undefined) return [`${this.prefix}lru:${tag}`, ''];
-    return [`${this.prefix}rown:${tag}:${owner}:${namespace}`, this.caps.maxRecordsPerOwner];
+    if (owner === undefined) return [`${this.prefix}lru:${recordClass(id)}`, ''];
+    return [`${this.prefix}rown:${recordClass(id)}:${owner}:${namespace}`, this.caps.maxRecordsPerOwner];
   }
 
   private score(): number {

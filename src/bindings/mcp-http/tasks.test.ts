@@ -48,10 +48,10 @@ describe('McpTasks: a task record under concurrent requests', () => {
   const call: McpCall = { agent: undefined, credentials: {}, principal: anonymousPrincipal('127.0.0.1'), era: 'legacy' };
 
   /**
-   * Tasks over a core whose promise has answered: a long-polling check-in (`tasks/result`) is held
-   * until `release`, after `polling` says it began; any other check-in answers at once.
+   * Task `taskId` over a core whose promise has answered, with a `tasks/result` for it already
+   * long-polling (`result`): that check-in is held until `release`; any other check-in answers at once.
    */
-  function heldResult() {
+  async function heldResult(taskId: string) {
     let release!: () => void;
     let began!: () => void;
     const released = new Promise<void>((r) => (release = r));
@@ -63,15 +63,16 @@ describe('McpTasks: a task record under concurrent requests', () => {
         return answerResponse([]);
       },
     } as unknown as Gateway;
-    return { tasks: new McpTasks(gateway, 60_000), polling, release };
-  }
-
-  it('a task keeps the end it was first seen with (regression: a tasks/result that began earlier wrote its own end over it, and lastUpdatedAt changed after the task was reported terminal)', async () => {
-    const { tasks, polling, release } = heldResult();
-    const taskId = 'prm_first_end_is_kept';
+    const tasks = new McpTasks(gateway, 60_000);
     await tasks.create(promiseResponse({ token: taskId }), call);
     const result = tasks.result(taskId, call, new AbortController().signal);
     await polling;
+    return { tasks, result, release };
+  }
+
+  it('a task keeps the end it was first seen with (regression: a tasks/result that began earlier wrote its own end over it, and lastUpdatedAt changed after the task was reported terminal)', async () => {
+    const taskId = 'prm_first_end_is_kept';
+    const { tasks, result, release } = await heldResult(taskId);
     const seen = await tasks.get(taskId, call);
     expect(seen.status).toBe('completed');
     await new Promise((r) => setTimeout(r, 5));
@@ -81,11 +82,8 @@ describe('McpTasks: a task record under concurrent requests', () => {
   });
 
   it('a task record that expired while tasks/result waited stays gone (regression: remembering the end wrote it back)', async () => {
-    const { tasks, polling, release } = heldResult();
     const taskId = 'prm_expired_stays_gone';
-    await tasks.create(promiseResponse({ token: taskId }), call);
-    const result = tasks.result(taskId, call, new AbortController().signal);
-    await polling;
+    const { tasks, result, release } = await heldResult(taskId);
     await store.deleteRecord(TASK_NAMESPACE, taskId); // its TTL ran out
     release();
     expect((await result).isError).toBeUndefined(); // the caller that waited still gets the answer
