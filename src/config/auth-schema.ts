@@ -19,6 +19,8 @@ export const ApiKeySchema = z
     agents: z.array(z.string()).optional(),
     /** Replaces each agent's own rate limit for this principal. */
     rateLimit: RateLimitSchema.optional(),
+    /** Agent calls this principal may keep running at once; replaces `limits.maxCallsPerPrincipal`. */
+    maxCalls: z.number().int().positive().optional(),
   })
   .strict()
   .refine((k) => (k.key === undefined) !== (k.keySha256 === undefined), { message: 'give exactly one of key or keySha256' });
@@ -42,6 +44,8 @@ export const JwtIssuerSchema = z
     /** The agents principals of this issuer may use; absent = every agent. */
     agents: z.array(z.string()).optional(),
     rateLimit: RateLimitSchema.optional(),
+    /** Agent calls each principal of this issuer may keep running at once; replaces `limits.maxCallsPerPrincipal`. */
+    maxCalls: z.number().int().positive().optional(),
   })
   .strict()
   .refine((j) => (j.jwksUrl === undefined) !== (j.keys === undefined), { message: 'give exactly one of jwksUrl or keys' });

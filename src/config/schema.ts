@@ -140,6 +140,13 @@ export const LimitsSchema = z
       .object({ attempts: z.number().int().positive(), windowMs: z.number().int().positive(), blockMs: z.number().int().nonnegative() })
       .strict()
       .default({ attempts: 10, windowMs: 60_000, blockMs: 300_000 }),
+    /**
+     * Agent calls one principal (API key, JWT subject, or client address) keeps running at once on a
+     * replica, counted from admission to the call's end, also after it became a promise, a stream
+     * or a task. Past it the call is refused with 429 and Retry-After, so a few callers cannot hold
+     * a slow agent's whole upstream pool. A key's or issuer's own `maxCalls` replaces it.
+     */
+    maxCallsPerPrincipal: z.number().int().positive().default(64),
     // --- what a caller can make the gateway keep ---
     /** Longest query text accepted (characters). */
     maxQueryChars: z.number().int().positive().default(4_096),

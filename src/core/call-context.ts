@@ -5,6 +5,7 @@ import { GatewayError } from '../base/errors.ts';
 import type { CallOptions } from './gateway-types.ts';
 import { newRequestId } from './ids.ts';
 import { lazyChild, type Logger } from '../base/logger.ts';
+import { CallSlots, type FreeSlot } from './call-slots.ts';
 
 /** One agent call's context and the handles that end it. */
 export interface CallHandle {
@@ -19,11 +20,23 @@ export interface CallHandle {
 /**
  * A CallContext with its own abort controller (design.md "The core"): the agent's timeout, and the
  * client's signal until detached. The context's logger is made on first use (logger.ts).
+ *
+ * `slot` (admission.ts) is freed when the call is released or when its timeout fires, whichever
+ * comes first: a stream no one reads to its end never holds its caller's slot past the timeout.
  */
-export function callContext(entry: AgentEntry, opts: CallOptions, deps: { log: Logger; timeoutMs: number; conversations: Conversations }, turn?: Turn): CallHandle {
+export function callContext(
+  entry: AgentEntry,
+  opts: CallOptions,
+  deps: { log: Logger; timeoutMs: number; conversations: Conversations },
+  turn?: Turn,
+  slot: FreeSlot = CallSlots.uncounted,
+): CallHandle {
   const controller = new AbortController();
   const timeoutMs = entry.config.timeoutMs ?? deps.timeoutMs;
-  const timer = setTimeout(() => controller.abort(new GatewayError('TIMEOUT', `Agent "${entry.config.name}" did not finish within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => {
+    slot();
+    controller.abort(new GatewayError('TIMEOUT', `Agent "${entry.config.name}" did not finish within ${timeoutMs} ms`));
+  }, timeoutMs);
   timer.unref();
   const onClientGone = () => controller.abort(new GatewayError('CANCELLED', 'The client went away'));
   opts.signal?.addEventListener('abort', onClientGone, { once: true });
@@ -43,6 +56,7 @@ export function callContext(entry: AgentEntry, opts: CallOptions, deps: { log: L
     controller,
     detach: () => opts.signal?.removeEventListener('abort', onClientGone),
     release: () => {
+      slot();
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onClientGone);
     },

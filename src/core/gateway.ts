@@ -2,6 +2,7 @@ import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '.
 import type { PromiseRecord, Store } from '../store/store.ts';
 import { loadAdapters, type AdapterFactory, type AgentDescription, type CallContext, type ClientSession, type CommonAgentConfig, type ToolResult } from './agent.ts';
 import { admit } from './admission.ts';
+import { CallSlots, type FreeSlot } from './call-slots.ts';
 import { publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import { collectRun, type Collected } from './collect.ts';
@@ -73,12 +74,15 @@ class GatewayCore implements Gateway {
   private readonly promises: PromiseService;
   private readonly defaults: CoreDefaults;
   private readonly limits: CoreLimits | undefined;
+  /** Calls each principal keeps running here (`limits.maxCallsPerPrincipal`); absent: not counted. */
+  private readonly slots: CallSlots | undefined;
 
   constructor(opts: GatewayOptions) {
     this.store = opts.store;
     this.log = opts.log;
     this.defaults = opts.defaults;
     this.limits = opts.limits;
+    if (opts.limits?.maxCallsPerPrincipal !== undefined) this.slots = new CallSlots(opts.limits.maxCallsPerPrincipal);
     this.replicaId = opts.replicaId ?? newToken('replica');
     this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir, ...(opts.upstreamLimits ? { upstreamLimits: opts.upstreamLimits } : {}) }, opts.defaultAgent);
     this.conversations = new Conversations(opts.store, {
@@ -118,8 +122,8 @@ class GatewayCore implements Gateway {
 
   /** NLWeb 3 + 4.1.2: answers within `promiseAfterMs`, else a promise while the call goes on. */
   async ask(request: AskRequest, opts: AskOptions = {}): Promise<CanonicalResponse> {
-    const { entry, turn } = await this.open(request, opts);
-    const run = this.startRun(entry, turn, opts);
+    const { entry, turn, slot } = await this.open(request, opts);
+    const run = this.startRun(entry, turn, opts, slot);
     const after = opts.promiseAfterMs ?? entry.config.promiseAfterMs ?? this.defaults.promiseAfterMs;
     // 0 means "always a promise" (an MCP task must have a handle even when the answer is instant).
     const first = opts.allowPromise === false ? await run.done : after === 0 ? TIMED_OUT : await raceTimeout(run.done, after);
@@ -138,8 +142,8 @@ class GatewayCore implements Gateway {
 
   /** NLWeb 6: a live stream of normalised events; upstream promises are followed to the answer. */
   async askStream(request: AskRequest, opts: CallOptions = {}): Promise<AskStream> {
-    const { entry, turn } = await this.open(request, opts);
-    const { ctx, release } = this.callContext(entry, opts, turn);
+    const { entry, turn, slot } = await this.open(request, opts);
+    const { ctx, release } = this.callContext(entry, opts, turn, slot);
     const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log);
     const events = followUpstreamPromises(entry.agent, ctx, normalized);
     return {
@@ -192,12 +196,14 @@ class GatewayCore implements Gateway {
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
     const entry = this.registry.get(agent);
-    await admit(entry, opts, this.store);
-    const description = await this.registry.describe(agent);
-    if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
-      throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
-    }
-    return this.withContext(entry, opts, (ctx) => entry.agent.callTool!(tool, args, ctx));
+    const slot = await admit(entry, opts, this.store, this.slots);
+    return this.withContext(entry, opts, slot, async (ctx) => {
+      const description = await this.registry.describe(agent);
+      if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
+        throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
+      }
+      return entry.agent.callTool(tool, args, ctx);
+    });
   }
 
   /** Calls a structured tool in the background as a gateway promise (NLWeb 4.1.2; MCP tasks extension). */
@@ -220,12 +226,14 @@ class GatewayCore implements Gateway {
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
   async forward(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const entry = this.registry.get(agent);
-    await admit(entry, opts, this.store);
-    const description = await this.registry.describe(agent);
-    if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
-      throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
-    }
-    return this.withContext(entry, opts, (ctx) => entry.agent.forward!(protocol, method, params, ctx));
+    const slot = await admit(entry, opts, this.store, this.slots);
+    return this.withContext(entry, opts, slot, async (ctx) => {
+      const description = await this.registry.describe(agent);
+      if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
+        throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
+      }
+      return entry.agent.forward(protocol, method, params, ctx);
+    });
   }
 
   resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null> {
@@ -252,18 +260,22 @@ class GatewayCore implements Gateway {
   // ---- internals ----
 
   /** Routing, negotiation, authentication and the conversation, common to ask and askStream. */
-  private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn }> {
+  private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn; slot: FreeSlot }> {
     checkQueryLength(request, this.limits);
     const entry = this.registry.get(this.registry.resolve(request, opts.agent));
     checkPreferences(request, entry.description);
-    await admit(entry, opts, this.store);
-    const turn = await this.conversations.begin(request, entry.config.name, opts.principal);
-    return { entry, turn };
+    const slot = await admit(entry, opts, this.store, this.slots);
+    try {
+      return { entry, turn: await this.conversations.begin(request, entry.config.name, opts.principal), slot };
+    } catch (err) {
+      slot();
+      throw err;
+    }
   }
 
   /** Runs one request/response call in a fresh CallContext; an abort (timeout, cancel) is reported as its reason. */
-  private async withContext<T>(entry: AgentEntry, opts: CallOptions, call: (ctx: CallContext) => Promise<T>): Promise<T> {
-    const { ctx, release } = this.callContext(entry, opts);
+  private async withContext<T>(entry: AgentEntry, opts: CallOptions, slot: FreeSlot, call: (ctx: CallContext) => Promise<T>): Promise<T> {
+    const { ctx, release } = this.callContext(entry, opts, undefined, slot);
     try {
       return await call(ctx);
     } catch (err) {
@@ -276,13 +288,13 @@ class GatewayCore implements Gateway {
   }
 
   /** A CallContext with its own abort controller (call-context.ts). */
-  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn): CallHandle {
-    return callContext(entry, opts, { log: this.log, timeoutMs: this.defaults.timeoutMs, conversations: this.conversations }, turn);
+  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn, slot?: FreeSlot): CallHandle {
+    return callContext(entry, opts, { log: this.log, timeoutMs: this.defaults.timeoutMs, conversations: this.conversations }, turn, slot);
   }
 
   /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */
-  private startRun(entry: AgentEntry, turn: Turn, opts: CallOptions): LocalRun & { detach(): void } {
-    const { ctx, controller, detach, release } = this.callContext(entry, opts, turn);
+  private startRun(entry: AgentEntry, turn: Turn, opts: CallOptions, slot?: FreeSlot): LocalRun & { detach(): void } {
+    const { ctx, controller, detach, release } = this.callContext(entry, opts, turn, slot);
     let detached = false;
     let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
     const done = collectRun(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log, (e) => {
@@ -319,7 +331,7 @@ class GatewayCore implements Gateway {
     const call = toolCallOf(record.request);
     if (call) {
       // Admitted when first called; its owner's principal is kept on the promise record.
-      return entry.agent.callTool ? toolRun((signal) => this.withContext(entry, { signal }, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
+      return entry.agent.callTool ? toolRun((signal) => this.withContext(entry, { signal }, CallSlots.uncounted, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
     }
     // The turn stays in the conversation of the promise's owner, wherever it runs again.
     const turn = this.conversations.resume(record.request as AskRequest, record.conversationId, record.principal ?? ownerTag(undefined));

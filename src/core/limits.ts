@@ -9,6 +9,8 @@ export interface CoreLimits {
   maxPrevItemChars: number;
   /** The stored previous queries of a conversation keep at most this many characters together. */
   maxPrevTotalChars: number;
+  /** Agent calls one principal may keep running at once on this replica (call-slots.ts); absent: no cap. */
+  maxCallsPerPrincipal?: number;
 }
 
 /**

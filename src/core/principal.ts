@@ -16,6 +16,8 @@ export interface Principal {
   agents?: readonly string[];
   /** A per-principal rate limit that replaces the agent's own for this caller. */
   rateLimit?: { requests: number; windowMs: number };
+  /** Agent calls this principal may keep running at once, replacing `limits.maxCallsPerPrincipal`. */
+  maxCalls?: number;
 }
 
 /** An anonymous caller known only by its client address (or `unknown` for in-process requests). */

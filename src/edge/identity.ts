@@ -37,6 +37,7 @@ function keyTable(auth: AuthConfig): KeyEntry[] {
       verified: true,
       ...(k.agents ? { agents: Object.freeze([...k.agents]) } : {}),
       ...(k.rateLimit ? { rateLimit: k.rateLimit } : {}),
+      ...(k.maxCalls ? { maxCalls: k.maxCalls } : {}),
     },
   }));
 }
@@ -86,6 +87,7 @@ async function verifyJwt(issuers: ReadonlyMap<string, IssuerEntry>, token: strin
         verified: true,
         ...(config.agents ? { agents: Object.freeze([...config.agents]) } : {}),
         ...(config.rateLimit ? { rateLimit: config.rateLimit } : {}),
+        ...(config.maxCalls ? { maxCalls: config.maxCalls } : {}),
       },
     };
   } catch (err) {
