@@ -7,7 +7,7 @@ import type { AgentEvent } from '../../src/core/events.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { Client } from '@a2a-js/sdk/client';
 import type { A2aAdapterConfig } from './config.ts';
-import { A2aConnection, type CallScope, type SharedUpstream } from './connection.ts';
+import { A2aConnection, type CallScope } from './connection.ts';
 import { isWorking, partsToItems, replyEvents, statusText, summaryItem, terminalEvent } from './mapping.ts';
 
 /** A configured `a2a` agent: the common settings plus the kind's own. */

@@ -1,19 +1,16 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
 import type { PromiseRecord, Store } from '../store/store.ts';
-import { loadAdapters, type AdapterFactory, type AgentDescription, type CallContext, type ClientSession, type CommonAgentConfig, type ToolResult } from './agent.ts';
-import { admit } from './admission.ts';
+import { loadAdapters, type AdapterFactory, type AgentDescription, type ClientSession, type CommonAgentConfig, type ToolResult } from './agent.ts';
+import { AgentCalls } from './agent-calls.ts';
 import { CallSlots, type FreeSlot } from './call-slots.ts';
 import { publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
-import { collectRun, type Collected } from './collect.ts';
+import type { Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
-import { GatewayError, toGatewayError } from '../base/errors.ts';
-import type { AgentEvent } from './events.ts';
-import { followUpstreamPromises } from './follow.ts';
+import { GatewayError } from '../base/errors.ts';
 import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
-import { newRequestId, newToken } from './ids.ts';
+import { newToken } from './ids.ts';
 import type { Logger } from '../base/logger.ts';
-import { callContext, type CallHandle } from './call-context.ts';
 import type { Principal } from './principal.ts';
 import type { UpstreamLimits } from './upstream/index.ts';
 import { checkPreferences } from './negotiate.ts';
@@ -22,8 +19,6 @@ import { PromiseService } from './promises.ts';
 import { toolRun } from './tool-promises.ts';
 import { mayRunAgain, storedToolCall, toolCallOf } from './reruns.ts';
 import { promiseResponse, withSessionContext } from './responses.ts';
-import { retryStoreWrite } from './store-retry.ts';
-import { normalizeEvents } from './run.ts';
 import { raceTimeout, TIMED_OUT } from './race.ts';
 import { checkQueryLength, type CoreLimits } from './limits.ts';
 import { mayAwait, ownerTag } from './ownership.ts';
@@ -74,15 +69,13 @@ class GatewayCore implements Gateway {
   private readonly promises: PromiseService;
   private readonly defaults: CoreDefaults;
   private readonly limits: CoreLimits | undefined;
-  /** Calls each principal keeps running here (`limits.maxCallsPerPrincipal`); absent: not counted. */
-  private readonly slots: CallSlots | undefined;
+  private readonly calls: AgentCalls;
 
   constructor(opts: GatewayOptions) {
     this.store = opts.store;
     this.log = opts.log;
     this.defaults = opts.defaults;
     this.limits = opts.limits;
-    if (opts.limits?.maxCallsPerPrincipal !== undefined) this.slots = new CallSlots(opts.limits.maxCallsPerPrincipal);
     this.replicaId = opts.replicaId ?? newToken('replica');
     this.registry = new AgentRegistry(opts.agents, opts.adapters, { log: opts.log, baseDir: opts.baseDir, ...(opts.upstreamLimits ? { upstreamLimits: opts.upstreamLimits } : {}) }, opts.defaultAgent);
     this.conversations = new Conversations(opts.store, {
@@ -91,6 +84,14 @@ class GatewayCore implements Gateway {
       ...(opts.limits ? { maxPrevItemChars: opts.limits.maxPrevItemChars, maxPrevTotalChars: opts.limits.maxPrevTotalChars } : {}),
     });
     const d = opts.defaults;
+    this.calls = new AgentCalls({
+      store: opts.store,
+      log: opts.log,
+      conversations: this.conversations,
+      timeoutMs: d.timeoutMs,
+      promiseTtlMs: d.promiseTtlMs,
+      ...(opts.limits?.maxCallsPerPrincipal !== undefined ? { maxCallsPerPrincipal: opts.limits.maxCallsPerPrincipal } : {}),
+    });
     this.promises = new PromiseService(
       opts.store,
       { replicaId: this.replicaId, ttlMs: d.promiseTtlMs, readGraceMs: d.promiseReadGraceMs, leaseMs: d.leaseMs, awaitMaxWaitMs: d.awaitMaxWaitMs },
@@ -123,7 +124,7 @@ class GatewayCore implements Gateway {
   /** NLWeb 3 + 4.1.2: answers within `promiseAfterMs`, else a promise while the call goes on. */
   async ask(request: AskRequest, opts: AskOptions = {}): Promise<CanonicalResponse> {
     const { entry, turn, slot } = await this.open(request, opts);
-    const run = this.startRun(entry, turn, opts, slot);
+    const run = this.calls.startRun(entry, turn, opts, slot);
     const after = opts.promiseAfterMs ?? entry.config.promiseAfterMs ?? this.defaults.promiseAfterMs;
     // 0 means "always a promise" (an MCP task must have a handle even when the answer is instant).
     const first = opts.allowPromise === false ? await run.done : after === 0 ? TIMED_OUT : await raceTimeout(run.done, after);
@@ -143,35 +144,12 @@ class GatewayCore implements Gateway {
   /** NLWeb 6: a live stream of normalised events; upstream promises are followed to the answer. */
   async askStream(request: AskRequest, opts: CallOptions = {}): Promise<AskStream> {
     const { entry, turn, slot } = await this.open(request, opts);
-    const { ctx, release } = this.callContext(entry, opts, turn, slot);
-    const normalized = normalizeEvents(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log);
-    const events = followUpstreamPromises(entry.agent, ctx, normalized);
     return {
       agent: entry.config.name,
       conversationId: turn.conversationId,
       sessionContext: Conversations.sessionContext(turn.conversationId),
-      events: this.recordingTurn(events, turn, entry.config.name, release),
+      events: this.calls.stream(entry, turn, opts, slot),
     };
-  }
-
-  /** Passes a stream through, recording the conversation turn before `complete` goes out. */
-  private async *recordingTurn(events: AsyncIterable<AgentEvent>, turn: Turn, agent: string, release: () => void): AsyncGenerator<AgentEvent> {
-    let upstreamSession: Record<string, unknown> | undefined;
-    try {
-      for await (const e of events) {
-        const sc = e.type === 'start' || e.type === 'complete' ? e.meta?.session_context : undefined;
-        if (sc && typeof sc === 'object') upstreamSession = sc as Record<string, unknown>;
-        if (e.type === 'complete') {
-          // The answer is already with the client: a store failure here costs the turn, not the answer.
-          await this.conversations.finish(turn, agent, upstreamSession).catch((err: unknown) => {
-            this.log.warn({ err: String(err) }, 'could not record the conversation turn');
-          });
-        }
-        yield e;
-      }
-    } finally {
-      release();
-    }
   }
 
   /**
@@ -196,8 +174,8 @@ class GatewayCore implements Gateway {
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
     const entry = this.registry.get(agent);
-    const slot = await admit(entry, opts, this.store, this.slots);
-    return this.withContext(entry, opts, slot, async (ctx) => {
+    const slot = await this.calls.admit(entry, opts);
+    return this.calls.withContext(entry, opts, slot, async (ctx) => {
       const description = await this.registry.describe(agent);
       if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
         throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
@@ -226,8 +204,8 @@ class GatewayCore implements Gateway {
   /** Passes a request of the agent's own protocol through (Agent.forward, e.g. MCP resources/prompts). */
   async forward(agent: string, protocol: 'mcp', method: string, params: Record<string, unknown>, opts: CallOptions = {}): Promise<Record<string, unknown>> {
     const entry = this.registry.get(agent);
-    const slot = await admit(entry, opts, this.store, this.slots);
-    return this.withContext(entry, opts, slot, async (ctx) => {
+    const slot = await this.calls.admit(entry, opts);
+    return this.calls.withContext(entry, opts, slot, async (ctx) => {
       const description = await this.registry.describe(agent);
       if (!entry.agent.forward || !description.forwards?.[protocol]?.includes(method)) {
         throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" does not serve ${method}`);
@@ -264,63 +242,13 @@ class GatewayCore implements Gateway {
     checkQueryLength(request, this.limits);
     const entry = this.registry.get(this.registry.resolve(request, opts.agent));
     checkPreferences(request, entry.description);
-    const slot = await admit(entry, opts, this.store, this.slots);
+    const slot = await this.calls.admit(entry, opts);
     try {
       return { entry, turn: await this.conversations.begin(request, entry.config.name, opts.principal), slot };
     } catch (err) {
       slot();
       throw err;
     }
-  }
-
-  /** Runs one request/response call in a fresh CallContext; an abort (timeout, cancel) is reported as its reason. */
-  private async withContext<T>(entry: AgentEntry, opts: CallOptions, slot: FreeSlot, call: (ctx: CallContext) => Promise<T>): Promise<T> {
-    const { ctx, release } = this.callContext(entry, opts, undefined, slot);
-    try {
-      return await call(ctx);
-    } catch (err) {
-      const reason = ctx.signal.aborted && ctx.signal.reason instanceof GatewayError ? ctx.signal.reason : toGatewayError(err);
-      if (reason.code === 'INTERNAL_ERROR') ctx.log.error({ err: String(err), stack: (err as Error | undefined)?.stack }, 'agent call failed: internal error');
-      throw reason;
-    } finally {
-      release();
-    }
-  }
-
-  /** A CallContext with its own abort controller (call-context.ts). */
-  private callContext(entry: AgentEntry, opts: CallOptions, turn?: Turn, slot?: FreeSlot): CallHandle {
-    return callContext(entry, opts, { log: this.log, timeoutMs: this.defaults.timeoutMs, conversations: this.conversations }, turn, slot);
-  }
-
-  /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */
-  private startRun(entry: AgentEntry, turn: Turn, opts: CallOptions, slot?: FreeSlot): LocalRun & { detach(): void } {
-    const { ctx, controller, detach, release } = this.callContext(entry, opts, turn, slot);
-    let detached = false;
-    let progressCb: ((p: { progress?: number; message?: string }) => void) | undefined;
-    const done = collectRun(() => entry.agent.ask(turn.request, ctx), ctx.signal, ctx.log, (e) => {
-      if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
-    })
-      .then(async (c: Collected) => {
-        const record = () => this.conversations.finish(turn, entry.config.name, c.upstreamSession);
-        // Answered at once, a store outage is the client's 503 to retry. Once the call is a promise,
-        // an outage (failover) delays the turn's record and must never replace the answer.
-        if (!detached) await record();
-        else await retryStoreWrite(record, { until: Date.now() + this.defaults.promiseTtlMs, log: this.log, what: 'a conversation turn' }).catch((err: unknown) => {
-          this.log.warn({ err: String(err) }, 'could not record the conversation turn');
-        });
-        // The answer keeps its conversation wherever it is read (here, or later through /await).
-        return { ...c, response: withSessionContext(c.response, Conversations.sessionContext(turn.conversationId)) };
-      })
-      .finally(release);
-    return {
-      controller,
-      done,
-      detach: () => {
-        detached = true;
-        detach();
-      },
-      onProgress: (cb) => (progressCb = cb),
-    };
   }
 
   /** Runs a lost promise again on this replica when running it twice does no harm (core/reruns.ts). */
@@ -331,11 +259,11 @@ class GatewayCore implements Gateway {
     const call = toolCallOf(record.request);
     if (call) {
       // Admitted when first called; its owner's principal is kept on the promise record.
-      return entry.agent.callTool ? toolRun((signal) => this.withContext(entry, { signal }, CallSlots.uncounted, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
+      return entry.agent.callTool ? toolRun((signal) => this.calls.withContext(entry, { signal }, CallSlots.uncounted, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
     }
     // The turn stays in the conversation of the promise's owner, wherever it runs again.
     const turn = this.conversations.resume(record.request as AskRequest, record.conversationId, record.principal ?? ownerTag(undefined));
-    const run = this.startRun(entry, turn, {});
+    const run = this.calls.startRun(entry, turn, {});
     // A re-run is a promise from the start: store outages delay it, never replace its answer.
     run.detach();
     return run;
@@ -343,13 +271,7 @@ class GatewayCore implements Gateway {
 
   /** Forwards a check-in or cancel of an upstream promise to the agent that issued it. */
   private async forwardAwait(record: PromiseRecord, action: 'checkin' | 'cancel'): Promise<Collected> {
-    const entry = this.registry.get(record.agent);
-    if (!entry.agent.await || !record.upstreamToken) throw new GatewayError('INTERNAL_ERROR', 'The agent cannot continue this promise');
-    const { ctx, release } = this.callContext(entry, {});
-    try {
-      return await collectRun(() => entry.agent.await!(record.upstreamToken!, action, ctx), ctx.signal, ctx.log);
-    } finally {
-      release();
-    }
+    if (!record.upstreamToken) throw new GatewayError('INTERNAL_ERROR', 'The agent cannot continue this promise');
+    return this.calls.awaitUpstream(this.registry.get(record.agent), record.upstreamToken, action);
   }
 }

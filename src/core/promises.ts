@@ -2,7 +2,6 @@ import type { CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts'
 import type { PromiseRecord, Store } from '../store/store.ts';
 import type { Collected } from './collect.ts';
 import type { LocalRun, PromiseCaller, PromiseHooks, PromiseSettings } from './promise-contract.ts';
-import { Conversations } from './conversations.ts';
 import { publishPromise } from './core-events.ts';
 import { GatewayError, toGatewayError } from '../base/errors.ts';
 import { newToken } from './ids.ts';

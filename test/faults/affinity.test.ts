@@ -4,7 +4,7 @@
  * different replicas. A 2025 MCP client answers an upstream's elicitation, an NLWeb client continues
  * a conversation, and an NLIP peer continues its session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectClient } from '../mcp/support.ts';
 import { startHttpFixture, type HttpFixture } from '../mcp/fixtures/http-server.ts';
 import { StrictNlipClient } from '../nlip/strict-client.ts';

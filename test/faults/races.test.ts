@@ -3,7 +3,7 @@
  * complete versus cancel 1,000 times — exactly one end state each time and the cancelling client
  * told the truth; and two replicas racing to take over the same lost promise — exactly one re-run.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newToken } from '../../src/core/ids.ts';
 import { ownerTag } from '../../src/core/ownership.ts';
 import { anonymousPrincipal } from '../../src/core/principal.ts';

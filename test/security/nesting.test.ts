@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
-import { capturingLogger, postJson } from './support.ts';
+import { capturingLogger } from './support.ts';
 
 /** `{"a":{"a":...{"a":1}}}`, `levels` deep, as text (JSON.stringify of such a value would itself recurse). */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;

@@ -5,7 +5,7 @@
  * grace period, or releases their leases so B runs them again at once; either way A exits 0 and
  * every promise is answered.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startV055Agent } from '../nlweb/agents/v055-agent.ts';
 import { parseSseText } from '../support/http.ts';
 import { spawnGateway, type GatewayProcess } from '../support/process.ts';

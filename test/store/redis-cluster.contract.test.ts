@@ -6,7 +6,7 @@ import { runStoreContract } from '../../src/store/contract.ts';
 import { bucketOf, PROMISE_BUCKETS } from '../../src/store/redis-buckets.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, type RedisServer } from '../support/redis.ts';
-import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
+import { redisContractTarget } from '../support/redis-keys.ts';
 
 // A one-node Redis Cluster still enforces Cluster rules for declared keys: a command or script
 // whose KEYS span two hash slots fails with CROSSSLOT, so the contract passing here proves that

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger } from '../../src/base/logger.ts';
 import { MemoryStore } from '../../src/store/memory.ts';
 import { RedisStore } from '../../src/store/redis.ts';

@@ -5,7 +5,7 @@ import { silentLogger } from '../../src/base/logger.ts';
 import { runStoreContract } from '../../src/store/contract.ts';
 import { RedisStore } from '../../src/store/redis.ts';
 import { describeOwnRedis, startRedis, startSentinel, type RedisServer, type SentinelServer } from '../support/redis.ts';
-import { countKeys, deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
+import { deleteKeys, redisContractTarget } from '../support/redis-keys.ts';
 
 // The store reaches its master through a real Sentinel (redis-server --sentinel) from a
 // redis-sentinel:// URL. REDIS_URL names a plain Redis, so this suite needs its own servers.

@@ -4,7 +4,7 @@ import { collectEvents } from '../../core/collect.ts';
 import { describeIssues } from '../../base/errors.ts';
 import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
 import { failureResponse, withSessionContext } from '../../core/responses.ts';
-import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type Elicitation, type PromiseResponse } from '../../protocol/nlweb/index.ts';
+import { AskRequestSchema, AwaitRequestSchema, inConversation, isElicitation, isPromise, type AskRequest, type CanonicalResponse, type PromiseResponse } from '../../protocol/nlweb/index.ts';
 import { callOptions, clientCapabilities, elicitationModes, type McpCall } from './call.ts';
 import { askWithAnswers, decodeElicitationState, elicitationForm, encodeElicitationState, hasQuestions } from './elicitation.ts';
 import { protocolError, renderFailureResult, renderNlwebResult } from './render.ts';
