@@ -174,21 +174,17 @@ class GatewayCore implements Gateway {
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {
     const entry = this.registry.get(agent);
-    const slot = await this.calls.admit(entry, opts);
-    return this.calls.withContext(entry, opts, slot, async (ctx) => {
-      const description = await this.registry.describe(agent);
-      if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
-        throw new GatewayError('TOOL_NOT_FOUND', `Agent "${agent}" has no tool "${tool}"`);
-      }
-      return entry.agent.callTool(tool, args, ctx);
-    });
+    return this.runTool(entry, tool, args, opts, await this.calls.admit(entry, opts));
   }
 
   /** Calls a structured tool in the background as a gateway promise (NLWeb 4.1.2; MCP tasks extension). */
   async callToolAsPromise(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<PromiseInfo> {
     // The call outlives the request that started it: only a cancel of the promise aborts it.
     const { signal: _request, ...rest } = opts;
-    const run = toolRun((signal) => this.callTool(agent, tool, args, { ...rest, signal }));
+    const entry = this.registry.get(agent);
+    // Admitted before the promise exists: a refusal (401, 403, 429) answers the request, not a failed task.
+    const slot = await this.calls.admit(entry, rest);
+    const run = toolRun((signal) => this.runTool(entry, tool, args, { ...rest, signal }, slot));
     // The call is kept (never credentials) so another replica can run it again if this one is lost (issue 24).
     const keep = this.registry.get(agent).config.idempotent === false ? {} : { request: storedToolCall(tool, args) };
     return this.promises.adopt(agent, run, { principal: ownerTag(opts.principal), ...keep });
@@ -237,6 +233,17 @@ class GatewayCore implements Gateway {
 
   // ---- internals ----
 
+  /** Runs an admitted structured tool call; TOOL_NOT_FOUND when the agent does not describe `tool`. */
+  private runTool(entry: AgentEntry, tool: string, args: Record<string, unknown>, opts: CallOptions, slot: FreeSlot): Promise<ToolResult> {
+    return this.calls.withContext(entry, opts, slot, async (ctx) => {
+      const description = await this.registry.describe(entry.config.name);
+      if (!entry.agent.callTool || !description.tools?.some((t) => t.name === tool)) {
+        throw new GatewayError('TOOL_NOT_FOUND', `Agent "${entry.config.name}" has no tool "${tool}"`);
+      }
+      return entry.agent.callTool(tool, args, ctx);
+    });
+  }
+
   /** Routing, negotiation, authentication and the conversation, common to ask and askStream. */
   private async open(request: AskRequest, opts: CallOptions): Promise<{ entry: AgentEntry; turn: Turn; slot: FreeSlot }> {
     checkQueryLength(request, this.limits);
@@ -259,7 +266,7 @@ class GatewayCore implements Gateway {
     const call = toolCallOf(record.request);
     if (call) {
       // Admitted when first called; its owner's principal is kept on the promise record.
-      return entry.agent.callTool ? toolRun((signal) => this.calls.withContext(entry, { signal }, CallSlots.uncounted, (ctx) => entry.agent.callTool!(call.name, call.arguments, ctx))) : null;
+      return entry.agent.callTool ? toolRun((signal) => this.runTool(entry, call.name, call.arguments, { signal }, CallSlots.uncounted)) : null;
     }
     // The turn stays in the conversation of the promise's owner, wherever it runs again.
     const turn = this.conversations.resume(record.request as AskRequest, record.conversationId, record.principal ?? ownerTag(undefined));

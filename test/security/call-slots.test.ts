@@ -6,6 +6,7 @@
  * 127.0.0.1, bob = 127.0.0.2).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { anonymousPrincipal } from '../../src/core/principal.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { ALICE_KEY } from './support.ts';
 import { alice, bob, McpSession, nlipMessage, postJson, type Fetch } from './owner-support.ts';
@@ -81,6 +82,21 @@ describe('calls one principal keeps running (limits.maxCallsPerPrincipal)', () =
       const after = await postJson(alice, `${gw.url}/await`, { promise_token: tokens[0], action: 'checkin' });
       expect(after.body).toMatchObject({ error: { code: 'TIMEOUT' } });
     }
+  });
+
+  it('a structured tool call made a promise (MCP tool tasks) is refused before its promise exists, not failed after', async () => {
+    gw = await startGateway({ limits: { maxCallsPerPrincipal: 2 }, defaults: { promiseAfterMs: 30 }, agents: [{ name: 'bot', kind: 'scripted' }] });
+    await holdCalls(alice, 2);
+    const asAlice = { principal: anonymousPrincipal('127.0.0.1') };
+    await expect(gw.gateway.callToolAsPromise('bot', 'echo', { say: 'hi' }, asAlice)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    // Another principal gets its promise, and the call behind it frees its slot when it ends.
+    const asBob = { principal: anonymousPrincipal('127.0.0.2') };
+    const info = await gw.gateway.callToolAsPromise('bot', 'echo', { say: 'hi' }, asBob);
+    expect(info.token).toMatch(/^prm_/);
+    const done = await gw.gateway.await({ promise_token: info.token, action: 'checkin', wait_ms: 2_000 }, asBob);
+    expect(done._meta.response_type).toBe('answer');
+    await gw.gateway.callToolAsPromise('bot', 'echo', { say: 'again' }, asBob);
+    await gw.gateway.callToolAsPromise('bot', 'echo', { say: 'and again' }, asBob);
   });
 
   it("a key's own maxCalls replaces the default for its principal, and keyed calls do not use the address's slots", async () => {
