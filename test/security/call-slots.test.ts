@@ -54,6 +54,9 @@ describe('calls one principal keeps running (limits.maxCallsPerPrincipal)', () =
 
     // Another caller is served while alice holds her three.
     expect((await ask(bob, 'count:1')).status).toBe(200);
+    // Operators see each refusal counted under the cap's name.
+    const metrics = await (await alice(`${gw.url}/metrics`)).text();
+    expect(metrics).toMatch(/nlgate_rejections_total\{limit="maxCallsPerPrincipal",agent="bot"\} 4\b/);
 
     // A call that ends gives its slot back: alice may start one more, and only one.
     expect((await cancel(alice, tokens[0]!)).status).toBe(200);
