@@ -28,12 +28,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Listens with `fetch` on host:port; resolves with the server and the port it got. */
 /** Listens on `hostname:port`; with `limits`, the edge's connection cap and header/request timeouts apply. */
-function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, hostname: string, limits?: Limits, trustedProxies: readonly string[] = []): Promise<{ server: ServerType; url: string }> {
+function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  limits?: Limits,
+  client: { trustedProxies: readonly string[]; ipv6ClientPrefix: number } = { trustedProxies: [], ipv6ClientPrefix: 128 },
+): Promise<{ server: ServerType; url: string }> {
   return new Promise((resolve, reject) => {
     const s = serve({ fetch, port, hostname, ...(limits ? { serverOptions: connectionOptions(limits) } : {}) }, (info) =>
       resolve({ server: s, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${info.port}` }),
     );
-    if (limits) capConnections(s as Server, limits, trustedProxies);
+    if (limits) capConnections(s as Server, limits, client.trustedProxies, client.ipv6ClientPrefix);
     s.once('error', reject);
   });
 }
@@ -51,7 +57,7 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   const config = { ...loaded.config, server: { ...cfg, host: hostname } };
   // The same composition a library user gets (src/lib): the server only adds the listener.
   const gw = await composeNlgate(config, { log, baseDir: loaded.baseDir });
-  const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg.trustedProxies);
+  const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg);
   // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts); with
   // idleReleaseMs 0 nothing watches the requests at all.
   const idle = cfg.idleReleaseMs > 0 ? releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log }) : undefined;

@@ -45,6 +45,12 @@ export const ServerConfigSchema = z
     publicUrl: z.url().optional(),
     /** Addresses or CIDRs of proxies whose `X-Forwarded-For` is believed (docs/security.md); nobody else's is. */
     trustedProxies: z.array(z.string()).default([]),
+    /**
+     * An IPv6 client is known by this many leading bits of its address (docs/security.md "Client
+     * address"): one client commonly holds a whole /64, and every per-address limit (rate, failed
+     * credentials, connections, calls in flight, conversations) counts the prefix. 128: each address.
+     */
+    ipv6ClientPrefix: z.number().int().min(16).max(128).default(64),
     /** Put query text in the access log (off: queries are often personal). */
     logQueries: z.boolean().default(false),
     /**

@@ -1,6 +1,6 @@
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { normalizeAddress, trustedPeer } from './client-address.ts';
+import { clientKey, normalizeAddress, trustedPeer } from './client-address.ts';
 import type { Limits } from '../config/schema.ts';
 
 /** How long an idle keep-alive connection stays open (below common load-balancer idle timeouts of 60 s). */
@@ -23,17 +23,19 @@ export function connectionOptions(limits: Limits): ServerOptions {
 
 /**
  * Caps open connections (issue 11 item 3, issue 24 hole 2): `limits.maxConnections` in all, and
- * `limits.maxConnectionsPerAddress` from any one client address (trusted proxies excepted), so one
- * address cannot hold every connection; a connection that sends no byte within
- * `limits.firstByteTimeoutMs` is closed, well before the headers timeout would cut it.
+ * `limits.maxConnectionsPerAddress` from any one client address (trusted proxies excepted; an IPv6
+ * client by its `server.ipv6ClientPrefix`), so one address cannot hold every connection; a
+ * connection that sends no byte within `limits.firstByteTimeoutMs` is closed, well before the
+ * headers timeout would cut it.
  */
-export function capConnections(server: Server, limits: Limits, trustedProxies: readonly string[] = []): void {
+export function capConnections(server: Server, limits: Limits, trustedProxies: readonly string[] = [], ipv6Prefix = 128): void {
   server.maxConnections = limits.maxConnections;
   const isProxy = trustedPeer(trustedProxies);
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const address = normalizeAddress(socket.remoteAddress ?? '');
-    if (!isProxy(address)) {
+    const peer = normalizeAddress(socket.remoteAddress ?? '');
+    if (!isProxy(peer)) {
+      const address = clientKey(peer, ipv6Prefix);
       const count = (open.get(address) ?? 0) + 1;
       if (count > limits.maxConnectionsPerAddress) {
         socket.destroy();

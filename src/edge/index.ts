@@ -58,7 +58,7 @@ export function createEdge(opts: EdgeOptions): Edge {
   const { server, limits, log } = opts;
   const verifier = createVerifier(opts.auth);
   const classify = routeClassifier(opts.bindings);
-  const addressOf = clientAddressResolver(server.trustedProxies);
+  const addressOf = clientAddressResolver(server.trustedProxies, server.ipv6ClientPrefix);
   const policy = createHostOriginPolicy({
     listenHost: server.host,
     allowedHosts: server.allowedHosts,

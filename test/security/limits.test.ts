@@ -71,6 +71,30 @@ describe('X-Forwarded-For', () => {
   });
 });
 
+describe('IPv6 clients (server.ipv6ClientPrefix)', () => {
+  const through = (client: string) => ask({ 'x-forwarded-for': client }, '127.0.0.2');
+
+  it('regression "an IPv6 client takes a new bucket with every address of its /64": rotating the low 64 bits does not escape the limit', async () => {
+    gw = await startGateway({
+      server: { trustedProxies: ['127.0.0.2'] },
+      agents: [{ name: 'limited', kind: 'scripted', rateLimit: { requests: 2, windowMs: 60_000 } }],
+    });
+    const rotating = await statuses(4, () => through(`2001:db8:1:2:${randomBytes(8).toString('hex').match(/.{4}/g)!.join(':')}`));
+    expect(rotating).toEqual([200, 200, 429, 429]);
+    // Another /64 is another client.
+    expect(await through('2001:db8:1:3::1')).toBe(200);
+  });
+
+  it('with ipv6ClientPrefix 128 every address is a client of its own', async () => {
+    gw = await startGateway({
+      server: { trustedProxies: ['127.0.0.2'], ipv6ClientPrefix: 128 },
+      agents: [{ name: 'limited', kind: 'scripted', rateLimit: { requests: 1, windowMs: 60_000 } }],
+    });
+    let n = 0;
+    expect(await statuses(3, () => through(`2001:db8:1:2::${++n}`))).toEqual([200, 200, 200]);
+  });
+});
+
 describe('the gateway-wide limit (limits.gatewayRateLimit)', () => {
   it('covers metadata routes, /await, NLIP uploads and MCP initialize, with Retry-After in each protocol\'s shape', async () => {
     gw = await startGateway({ limits: { gatewayRateLimit: { requests: 6, windowMs: 60_000 } }, agents: [{ name: 'open', kind: 'scripted' }] });
