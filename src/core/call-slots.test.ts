@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../base/errors.ts';
-import { createLogger } from '../base/logger.ts';
+import { silentLogger } from '../base/logger.ts';
 import type { AgentEntry } from './agents.ts';
 import { callContext } from './call-context.ts';
 import { CallSlots, type FreeSlot } from './call-slots.ts';
@@ -75,7 +75,7 @@ describe('CallSlots', () => {
 
 describe('callContext and its slot', () => {
   const entry = { config: { name: 'bot', timeoutMs: 20 } } as unknown as AgentEntry;
-  const deps = { log: createLogger('silent'), timeoutMs: 20, conversations: {} as Conversations };
+  const deps = { log: silentLogger, timeoutMs: 20, conversations: {} as Conversations };
 
   it('regression "a stream nobody reads holds its slot": the timeout frees the slot even when release never runs', async () => {
     const slots = new CallSlots(1);

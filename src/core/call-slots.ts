@@ -4,8 +4,6 @@ import { publishRejection } from './core-events.ts';
 /** Gives a taken slot back; calling it again does nothing. */
 export type FreeSlot = () => void;
 
-const NOTHING_TO_FREE: FreeSlot = () => {};
-
 /**
  * Agent calls one principal keeps running at once on this replica (`limits.maxCallsPerPrincipal`,
  * the standard's "connections" bound). A call holds its slot from admission until it ends, also
@@ -49,5 +47,5 @@ export class CallSlots {
   }
 
   /** A slot for a call that is not counted (no cap configured: embedders, older tests). */
-  static readonly uncounted: FreeSlot = NOTHING_TO_FREE;
+  static readonly uncounted: FreeSlot = () => {};
 }

@@ -186,7 +186,7 @@ class GatewayCore implements Gateway {
     const slot = await this.calls.admit(entry, rest);
     const run = toolRun((signal) => this.runTool(entry, tool, args, { ...rest, signal }, slot));
     // The call is kept (never credentials) so another replica can run it again if this one is lost (issue 24).
-    const keep = this.registry.get(agent).config.idempotent === false ? {} : { request: storedToolCall(tool, args) };
+    const keep = entry.config.idempotent === false ? {} : { request: storedToolCall(tool, args) };
     return this.promises.adopt(agent, run, { principal: ownerTag(opts.principal), ...keep });
   }
 
