@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const upstream = await startHeldUpstream();
   const upstreamUrl = upstream.url;
   const gw = await startGateway({
-    limits: { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 }, maxConnections: STREAMS * 2, maxConnectionsPerAddress: STREAMS * 2, maxCallsPerPrincipal: STREAMS * 2, maxUpstreamConnections: STREAMS * 2 },
+    limits: { gatewayRateLimit: { requests: 1_000_000_000, windowMs: 60_000 }, maxConnections: STREAMS * 2, maxConnectionsPerAddress: STREAMS * 2, maxCallsPerPrincipal: STREAMS * 2, maxCallsInFlight: STREAMS * 2, maxUpstreamConnections: STREAMS * 2 },
     defaults: { timeoutMs: 600_000, promiseAfterMs: 600_000 },
     agents: [{ name: 'held', kind: 'nlweb', url: upstreamUrl, streaming: true }],
   });

@@ -153,6 +153,12 @@ export const LimitsSchema = z
      * a slow agent's whole upstream pool. A key's or issuer's own `maxCalls` replaces it.
      */
     maxCallsPerPrincipal: z.number().int().positive().default(64),
+    /**
+     * Agent calls running at once on a replica, for anonymous callers and for verified principals
+     * each (a flood of anonymous calls never leaves a verified principal without one): what many
+     * callers together can hold. Past it, 429 and Retry-After, as for `maxCallsPerPrincipal`.
+     */
+    maxCallsInFlight: z.number().int().positive().default(10_000),
     // --- what a caller can make the gateway keep ---
     /** Longest query text accepted (characters). */
     maxQueryChars: z.number().int().positive().default(4_096),

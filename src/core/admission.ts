@@ -33,5 +33,5 @@ export async function admit(entry: AgentEntry, opts: CallOptions, store: Store, 
     }
   }
   // Taken after the last await: a refusal above never holds a slot.
-  return slots ? slots.take(principal.id, name, principal.maxCalls) : CallSlots.uncounted;
+  return slots ? slots.take(principal, name) : CallSlots.uncounted;
 }

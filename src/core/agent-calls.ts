@@ -3,7 +3,7 @@ import type { CallContext } from './agent.ts';
 import type { AgentEntry } from './agents.ts';
 import { admit } from './admission.ts';
 import { callContext, type CallHandle } from './call-context.ts';
-import { CallSlots, type FreeSlot } from './call-slots.ts';
+import { CallSlots, type CallSlotLimits, type FreeSlot } from './call-slots.ts';
 import { collectRun, type Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
 import { GatewayError, toGatewayError } from '../base/errors.ts';
@@ -24,8 +24,8 @@ export interface AgentCallsOptions {
   timeoutMs: number;
   /** How long a detached call keeps retrying its conversation turn's write (`defaults.promiseTtlMs`). */
   promiseTtlMs: number;
-  /** `limits.maxCallsPerPrincipal`; absent: calls are not counted (embedders, older tests). */
-  maxCallsPerPrincipal?: number;
+  /** `limits.maxCallsPerPrincipal` and `limits.maxCallsInFlight`; absent: calls are not counted (embedders, older tests). */
+  callSlots?: CallSlotLimits;
 }
 
 /** A call started in the background: a promise's local run, which the caller may detach from its request. */
@@ -40,7 +40,7 @@ export class AgentCalls {
   private readonly slots: CallSlots | undefined;
 
   constructor(private readonly opts: AgentCallsOptions) {
-    if (opts.maxCallsPerPrincipal !== undefined) this.slots = new CallSlots(opts.maxCallsPerPrincipal);
+    if (opts.callSlots) this.slots = new CallSlots(opts.callSlots);
   }
 
   /** Admission (admission.ts) and one of the caller's slots (call-slots.ts), to free when the call ends. */

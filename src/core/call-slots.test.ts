@@ -4,69 +4,84 @@ import { GatewayError } from '../base/errors.ts';
 import { silentLogger } from '../base/logger.ts';
 import type { AgentEntry } from './agents.ts';
 import { callContext } from './call-context.ts';
-import { CallSlots, type FreeSlot } from './call-slots.ts';
+import { CallSlots, type FreeSlot, type SlotHolder } from './call-slots.ts';
 import type { Conversations } from './conversations.ts';
+
+const anon = (id: string): SlotHolder => ({ id: `anon:${id}`, verified: false });
+const key = (id: string, maxCalls?: number): SlotHolder => ({ id: `key:${id}`, verified: true, ...(maxCalls ? { maxCalls } : {}) });
+const UNBOUNDED = Number.POSITIVE_INFINITY;
 
 describe('CallSlots', () => {
   it('refuses past the cap with RATE_LIMITED and a Retry-After, per principal, and takes nothing when it refuses', () => {
-    const slots = new CallSlots(2);
-    slots.take('anon:a', 'bot');
-    slots.take('anon:a', 'bot');
-    const refused = (() => {
-      try {
-        slots.take('anon:a', 'bot');
-      } catch (err) {
-        return err;
-      }
-    })();
-    expect(refused).toBeInstanceOf(GatewayError);
-    expect(refused).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
+    const slots = new CallSlots({ perPrincipal: 2, perClass: UNBOUNDED });
+    slots.take(anon('a'), 'bot');
+    slots.take(anon('a'), 'bot');
+    expect(() => slots.take(anon('a'), 'bot')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED', retryAfter: 1 }));
     expect(slots.heldBy('anon:a')).toBe(2);
-    expect(() => slots.take('anon:b', 'bot')).not.toThrow();
+    expect(() => slots.take(anon('b'), 'bot')).not.toThrow();
   });
 
-  it("a principal's own limit replaces the default", () => {
-    const slots = new CallSlots(1);
-    for (let i = 0; i < 5; i++) slots.take('key:svc', 'bot', 5);
-    expect(() => slots.take('key:svc', 'bot', 5)).toThrow(GatewayError);
+  it("a principal's own maxCalls replaces the default", () => {
+    const slots = new CallSlots({ perPrincipal: 1, perClass: UNBOUNDED });
+    for (let i = 0; i < 5; i++) slots.take(key('svc', 5), 'bot');
+    expect(() => slots.take(key('svc', 5), 'bot')).toThrow(GatewayError);
+  });
+
+  it('regression "many anonymous addresses hold every call the replica can run": the class total is capped, and verified principals keep theirs', () => {
+    const slots = new CallSlots({ perPrincipal: 2, perClass: 3 });
+    slots.take(anon('a'), 'bot');
+    slots.take(anon('b'), 'bot');
+    slots.take(anon('c'), 'bot');
+    expect(() => slots.take(anon('d'), 'bot')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED' }));
+    expect(slots.heldByClass(false)).toBe(3);
+    // The verified class has its own three.
+    for (const who of ['x', 'y', 'z']) slots.take(key(who), 'bot');
+    expect(() => slots.take(key('w'), 'bot')).toThrow(GatewayError);
   });
 
   it('freeing twice gives back one slot, and a principal holding none is forgotten', () => {
-    const slots = new CallSlots(1);
-    const free = slots.take('anon:a', 'bot');
+    const slots = new CallSlots({ perPrincipal: 1, perClass: UNBOUNDED });
+    const free = slots.take(anon('a'), 'bot');
     free();
     free();
     expect(slots.heldBy('anon:a')).toBe(0);
+    expect(slots.heldByClass(false)).toBe(0);
     expect((slots as unknown as { running: Map<string, number> }).running.size).toBe(0);
-    slots.take('anon:a', 'bot');
-    expect(() => slots.take('anon:a', 'bot')).toThrow(GatewayError);
+    slots.take(anon('a'), 'bot');
+    expect(() => slots.take(anon('a'), 'bot')).toThrow(GatewayError);
   });
 
-  it('matches a model: held = taken − freed, never above the cap, over any sequence of takes and frees', () => {
-    const op = fc.oneof(
-      fc.record({ take: fc.constantFrom('a', 'b', 'c') }),
-      fc.record({ free: fc.nat(40) }),
-    );
+  it('matches a model: per principal and per class, held = taken − freed and never above its cap, over any sequence of takes and frees', () => {
+    const holders = [anon('a'), anon('b'), key('c'), key('d', 5)];
+    const op = fc.oneof(fc.record({ take: fc.nat(holders.length - 1) }), fc.record({ free: fc.nat(40) }));
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 4 }), fc.array(op, { maxLength: 60 }), (cap, ops) => {
-        const slots = new CallSlots(cap);
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 60 }), (perPrincipal, perClass, ops) => {
+        const slots = new CallSlots({ perPrincipal, perClass });
         const model = new Map<string, number>();
-        const frees: Array<{ who: string; free: FreeSlot; done: boolean }> = [];
+        const classModel = [0, 0];
+        const frees: Array<{ holder: (typeof holders)[number]; free: FreeSlot; done: boolean }> = [];
         for (const o of ops) {
           if ('take' in o) {
-            const held = model.get(o.take) ?? 0;
-            if (held >= cap) expect(() => slots.take(o.take, 'bot')).toThrow(GatewayError);
+            const holder = holders[o.take]!;
+            const held = model.get(holder.id) ?? 0;
+            const cls = holder.verified ? 1 : 0;
+            if (held >= (holder.maxCalls ?? perPrincipal) || classModel[cls]! >= perClass) expect(() => slots.take(holder, 'bot')).toThrow(GatewayError);
             else {
-              frees.push({ who: o.take, free: slots.take(o.take, 'bot'), done: false });
-              model.set(o.take, held + 1);
+              frees.push({ holder, free: slots.take(holder, 'bot'), done: false });
+              model.set(holder.id, held + 1);
+              classModel[cls]!++;
             }
           } else if (frees.length) {
             const f = frees[o.free % frees.length]!;
             f.free();
-            if (!f.done) model.set(f.who, model.get(f.who)! - 1);
+            if (!f.done) {
+              model.set(f.holder.id, model.get(f.holder.id)! - 1);
+              classModel[f.holder.verified ? 1 : 0]!--;
+            }
             f.done = true;
           }
-          for (const who of ['a', 'b', 'c']) expect(slots.heldBy(who)).toBe(model.get(who) ?? 0);
+          for (const h of holders) expect(slots.heldBy(h.id)).toBe(model.get(h.id) ?? 0);
+          expect([slots.heldByClass(false), slots.heldByClass(true)]).toEqual(classModel);
         }
       }),
     );
@@ -78,8 +93,8 @@ describe('callContext and its slot', () => {
   const deps = { log: silentLogger, timeoutMs: 20, conversations: {} as Conversations };
 
   it('regression "a stream nobody reads holds its slot": the timeout frees the slot even when release never runs', async () => {
-    const slots = new CallSlots(1);
-    const handle = callContext(entry, {}, deps, undefined, slots.take('anon:a', 'bot'));
+    const slots = new CallSlots({ perPrincipal: 1, perClass: UNBOUNDED });
+    const handle = callContext(entry, {}, deps, undefined, slots.take(anon('a'), 'bot'));
     expect(slots.heldBy('anon:a')).toBe(1);
     await new Promise((r) => setTimeout(r, 60));
     expect(handle.ctx.signal.aborted).toBe(true);
@@ -87,9 +102,9 @@ describe('callContext and its slot', () => {
   });
 
   it('release frees the slot once, however often it runs', () => {
-    const slots = new CallSlots(3);
-    slots.take('anon:a', 'bot');
-    const handle = callContext(entry, {}, deps, undefined, slots.take('anon:a', 'bot'));
+    const slots = new CallSlots({ perPrincipal: 3, perClass: UNBOUNDED });
+    slots.take(anon('a'), 'bot');
+    const handle = callContext(entry, {}, deps, undefined, slots.take(anon('a'), 'bot'));
     handle.release();
     handle.release();
     expect(slots.heldBy('anon:a')).toBe(1);

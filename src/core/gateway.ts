@@ -90,7 +90,7 @@ class GatewayCore implements Gateway {
       conversations: this.conversations,
       timeoutMs: d.timeoutMs,
       promiseTtlMs: d.promiseTtlMs,
-      ...(opts.limits?.maxCallsPerPrincipal !== undefined ? { maxCallsPerPrincipal: opts.limits.maxCallsPerPrincipal } : {}),
+      ...(opts.limits?.maxCallsPerPrincipal !== undefined ? { callSlots: { perPrincipal: opts.limits.maxCallsPerPrincipal, perClass: opts.limits.maxCallsInFlight ?? Infinity } } : {}),
     });
     this.promises = new PromiseService(
       opts.store,

@@ -11,6 +11,8 @@ export interface CoreLimits {
   maxPrevTotalChars: number;
   /** Agent calls one principal may keep running at once on this replica (call-slots.ts); absent: no cap. */
   maxCallsPerPrincipal?: number;
+  /** Agent calls running at once on this replica, for anonymous callers and verified principals each; absent: no cap. */
+  maxCallsInFlight?: number;
 }
 
 /**

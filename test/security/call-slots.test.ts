@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anonymousPrincipal } from '../../src/core/principal.ts';
 import { startGateway, type TestGateway } from '../support/gateway.ts';
 import { ALICE_KEY } from './support.ts';
-import { alice, bob, McpSession, nlipMessage, postJson, type Fetch } from './owner-support.ts';
+import { alice, bob, fetchFrom, McpSession, nlipMessage, postJson, type Fetch } from './owner-support.ts';
 
 let gw: TestGateway | undefined;
 afterEach(async () => {
@@ -100,6 +100,30 @@ describe('calls one principal keeps running (limits.maxCallsPerPrincipal)', () =
     expect(done._meta.response_type).toBe('answer');
     await gw.gateway.callToolAsPromise('bot', 'echo', { say: 'again' }, asBob);
     await gw.gateway.callToolAsPromise('bot', 'echo', { say: 'and again' }, asBob);
+  });
+
+  it('regression "many addresses together hold every call the replica can run": limits.maxCallsInFlight caps the anonymous class, and a verified key is still served', async () => {
+    gw = await startGateway({
+      auth: { apiKeys: [{ principal: 'alice', key: ALICE_KEY }] },
+      limits: { maxCallsPerPrincipal: 2, maxCallsInFlight: 3 },
+      defaults: { promiseAfterMs: 30 },
+      agents: [{ name: 'bot', kind: 'scripted' }],
+    });
+    const carol = fetchFrom('127.0.0.3');
+    await holdCalls(alice, 2);
+    const [bobs] = await holdCalls(bob, 1);
+    const refused = await ask(carol);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.error.message).toMatch(/anonymous/);
+    // Verified principals have a class of their own: anonymous calls, however many, never take it.
+    expect((await ask(carol, 'count:1', { authorization: `Bearer ${ALICE_KEY}` })).status).toBe(200);
+    // With an auth section, /metrics wants a verified credential.
+    const metrics = await (await alice(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${ALICE_KEY}` } })).text();
+    expect(metrics).toMatch(/nlgate_rejections_total\{limit="maxCallsInFlight",agent="bot"\} 1\b/);
+    // One call ending makes room for the next caller.
+    expect((await cancel(bob, bobs!)).status).toBe(200);
+    expect((await ask(carol, 'count:1')).status).toBe(200);
   });
 
   it("a key's own maxCalls replaces the default for its principal, and keyed calls do not use the address's slots", async () => {
