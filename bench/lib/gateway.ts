@@ -1,9 +1,9 @@
 /**
- * Gateway processes for the bench: the compiled `dist/cli.js` when the build made one, else the
- * sources through tsx; `RSS` of the process and its workers from /proc.
+ * Gateway processes for the bench: the compiled `dist/cli.js`, built from the tree as it is when the
+ * first gateway of a run starts; `RSS` of the process and its workers from /proc.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -78,14 +78,26 @@ export function npmStartFlags(): string[] {
   return start.match(/node ((?:--\S+ )*)dist\/cli\.js serve/)?.[1]!.trim().split(' ').filter(Boolean) ?? [];
 }
 
+let built: string | undefined;
+
+/**
+ * Builds `dist/` from the tree once per bench process (≈ 1.5 s). A bench used to run whatever
+ * `dist/cli.js` an earlier build had left, so edits made since were not what it measured (found when
+ * `npm run bench:streams` ran a build that predated a config key).
+ */
+function buildOnce(): string {
+  if (built) return built;
+  const result = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stderr}`);
+  return (built = join(ROOT, 'dist/cli.js'));
+}
+
 /** Starts `nlgate serve` with `config` on a free port, as `npm start` runs it; resolves when every worker listens. */
 export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}, nodeArgs: string[] = npmStartFlags()): Promise<BenchGateway> {
   const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
-  const compiled = join(ROOT, 'dist/cli.js');
-  const [args, runner] = existsSync(compiled)
-    ? [[...nodeArgs, compiled, 'serve', '--config', file], 'dist/cli.js']
-    : [[...nodeArgs, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'serve', '--config', file], 'tsx src/cli.ts'];
+  const compiled = buildOnce();
+  const [args, runner] = [[...nodeArgs, compiled, 'serve', '--config', file], 'dist/cli.js'];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
