@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinAdapters } from '../../adapters/index.ts';
 import { DEMO_AGENTS } from '../../examples/demo-agents.ts';
 import { loadConfigFile } from '../../src/config/load.ts';
+import { clientAddressResolver } from '../../src/edge/client-address.ts';
 import { REPO_ROOT } from '../support/gateway.ts';
 
 // No container engine here: the compose file is parsed and checked against the fields that matter,
@@ -93,6 +94,21 @@ describe('docker-compose.yml', () => {
     expect(upstreams).toEqual(gateways.map(([name]) => [name, '8080']));
     expect(conf).toMatch(/proxy_buffering off;/); // SSE streams pass through as they come
     expect(conf).toMatch(/listen 8080;/);
+  });
+
+  it('regression "every client behind the shipped nginx is one principal": nginx writes X-Forwarded-For and the gateways believe only it', () => {
+    const conf = readFileSync(join(REPO_ROOT, 'deploy/nginx.conf'), 'utf8');
+    // Overwritten with the address nginx saw: a client's own X-Forwarded-For never reaches a gateway.
+    expect(conf).toMatch(/proxy_set_header X-Forwarded-For \$remote_addr;/);
+    const cfg = loadConfigFile(join(REPO_ROOT, 'deploy/gateway.yaml'), { adapters: builtinAdapters, env: { REDIS_URL: 'redis://redis:6379' } }).config;
+    const clientOf = clientAddressResolver(cfg.server.trustedProxies, cfg.server.ipv6ClientPrefix);
+    // nginx on the compose network (Docker hands out private ranges) names two clients: two principals.
+    for (const nginx of ['172.18.0.7', '192.168.16.3', '10.0.3.2']) {
+      expect(clientOf(nginx, '203.0.113.9')).toBe('203.0.113.9');
+      expect(clientOf(nginx, '198.51.100.4')).toBe('198.51.100.4');
+    }
+    // Anyone else's header is not believed.
+    expect(clientOf('203.0.113.50', '198.51.100.4')).toBe('203.0.113.50');
   });
 
   it('is a valid compose file for docker compose (when the compose plugin is installed)', () => {
