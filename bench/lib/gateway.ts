@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 export interface BenchGateway {
   url: string;
   pid: number;
-  /** How it was run: `dist/cli.js` or `tsx src/cli.ts`. */
+  /** How it was run (printed in reports): always `dist/cli.js`, built from the tree by buildOnce. */
   runner: string;
   /** Resident memory of the process and its workers (not its agents' processes), in MiB. */
   rssMiB(): number;
@@ -97,7 +97,7 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
   const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
   const compiled = buildOnce();
-  const [args, runner] = [[...nodeArgs, compiled, 'serve', '--config', file], 'dist/cli.js'];
+  const args = [...nodeArgs, compiled, 'serve', '--config', file];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -134,7 +134,7 @@ export async function startGateway(config: Record<string, unknown>, workers = 1,
   return {
     url,
     pid: child.pid!,
-    runner,
+    runner: 'dist/cli.js',
     rssMiB: () => Math.round(gatewayPids(child.pid!).reduce((a, p) => a + rssOf(p), 0)),
     cpuUs: () => gatewayPids(child.pid!).reduce((a, p) => a + cpuUsOf(p), 0),
     stop: async () => {
