@@ -9,7 +9,7 @@ import { Conversations, type Turn } from './conversations.ts';
 import { GatewayError, toGatewayError } from '../base/errors.ts';
 import type { AgentEvent } from './events.ts';
 import { followUpstreamPromises } from './follow.ts';
-import type { CallOptions } from './gateway-types.ts';
+import type { AskOptions, CallOptions } from './gateway-types.ts';
 import type { Logger } from '../base/logger.ts';
 import type { LocalRun } from './promise-contract.ts';
 import { withSessionContext } from './responses.ts';
@@ -75,7 +75,7 @@ export class AgentCalls {
   }
 
   /** Starts an agent call in the background, collecting its events; the turn is recorded when it ends. */
-  startRun(entry: AgentEntry, turn: Turn, opts: CallOptions, slot?: FreeSlot): BackgroundRun {
+  startRun(entry: AgentEntry, turn: Turn, opts: AskOptions, slot?: FreeSlot): BackgroundRun {
     const { ctx, controller, detach, release } = this.context(entry, opts, turn, slot);
     const { conversations, log } = this.opts;
     let detached = false;
@@ -84,15 +84,16 @@ export class AgentCalls {
       if (e.type === 'progress') progressCb?.({ ...(e.progress !== undefined ? { progress: e.progress } : {}), ...(e.message ? { message: e.message } : {}) });
     })
       .then(async (c: Collected) => {
-        const record = () => conversations.finish(turn, entry.config.name, c.upstreamSession);
-        // Answered at once, a store outage is the client's 503 to retry. Once the call is a promise,
-        // an outage (failover) delays the turn's record and must never replace the answer.
-        if (!detached) await record();
-        else await retryStoreWrite(record, { until: Date.now() + this.opts.promiseTtlMs, log, what: 'a conversation turn' }).catch((err: unknown) => {
+        // The answer keeps its conversation wherever it is read (here, or later through /await).
+        const response = withSessionContext(c.response, Conversations.sessionContext(turn.conversationId));
+        // Answered at once, a store outage is the client's 503 to retry, and the binding's record of
+        // the answer goes in the same write. Once the call is a promise, an outage (failover) delays
+        // the turn's record and must never replace the answer.
+        if (!detached) await conversations.finish(turn, entry.config.name, c.upstreamSession, c.upstreamPromise ? undefined : opts.recordWithAnswer?.(response));
+        else await retryStoreWrite(() => conversations.finish(turn, entry.config.name, c.upstreamSession), { until: Date.now() + this.opts.promiseTtlMs, log, what: 'a conversation turn' }).catch((err: unknown) => {
           log.warn({ err: String(err) }, 'could not record the conversation turn');
         });
-        // The answer keeps its conversation wherever it is read (here, or later through /await).
-        return { ...c, response: withSessionContext(c.response, Conversations.sessionContext(turn.conversationId)) };
+        return { ...c, response };
       })
       .finally(release);
     return {

@@ -1,5 +1,5 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
-import type { Store } from '../store/store.ts';
+import type { RecordWrite, Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
 import { GatewayError } from '../base/errors.ts';
 import { publishCreated } from './core-events.ts';
@@ -92,8 +92,11 @@ export class Conversations {
     return { conversationId: id, key, view: { id: key, prev: [], attrs: {} }, request };
   }
 
-  /** Records the finished turn: the query (cut to its cap) joins `prev`; the upstream's new session_context is kept. */
-  async finish(turn: Turn, agent: string, upstreamSession?: Record<string, unknown>): Promise<void> {
+  /**
+   * Records the finished turn: the query (cut to its cap) joins `prev`; the upstream's new
+   * session_context is kept; `record`, a binding's record of the answer, is written with it.
+   */
+  async finish(turn: Turn, agent: string, upstreamSession?: Record<string, unknown>, record?: RecordWrite): Promise<void> {
     const { maxPrevItemChars, maxPrevTotalChars } = this.opts;
     const cap = Math.min(maxPrevItemChars ?? Infinity, maxPrevTotalChars ?? Infinity);
     const query = cutChars(turn.request.query.text, cap);
@@ -101,6 +104,7 @@ export class Conversations {
       turn.key,
       { query, agent, ...(upstreamSession ? { upstreamSession } : {}) },
       { maxPrev: this.opts.maxPrev, idleTtlMs: this.opts.idleTtlMs, ...(maxPrevTotalChars !== undefined ? { maxPrevTotalChars } : {}) },
+      record,
     );
   }
 

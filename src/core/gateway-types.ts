@@ -1,5 +1,5 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
-import type { Store } from '../store/store.ts';
+import type { RecordWrite, Store } from '../store/store.ts';
 import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from '../base/logger.ts';
@@ -31,6 +31,14 @@ export interface AskOptions extends CallOptions {
   allowPromise?: boolean;
   /** Overrides the agent's `promiseAfterMs` for this call; 0 always answers with a promise (an MCP task). */
   promiseAfterMs?: number;
+  /**
+   * The binding's own record of an answer (an A2A task), written in the same store operation as the
+   * conversation turn: one Redis round trip instead of two. Called with the final answer when it
+   * comes within the call (not a promise: the turn of a promise is recorded when it settles, and
+   * the binding keeps the promise's own record). The binding still writes its record itself when
+   * `ask` resolves a promise: a promise can win the race after this was called.
+   */
+  recordWithAnswer?: (response: CanonicalResponse) => RecordWrite | undefined;
 }
 
 /** A live answer stream for a streaming client (NLWeb 6). */

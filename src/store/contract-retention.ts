@@ -146,6 +146,24 @@ export function retentionContract(h: () => StoreHarness): void {
       expect(await store.getRecord('a2a-task', 'new')).toBe('v');
     });
 
+    it('recordTurn with a record writes the turn and the record (issue 25: one round trip), the record capped as putRecord\'s', async () => {
+      const store = await h().capped({ maxRecordsPerOwner: 2 });
+      const write = (id: string, ttlMs = LONG) => ({ namespace: 'a2a-task', id, value: `task ${id}`, ttlMs, owner: 'eveTag' });
+      await store.putRecord('a2a-task', 'first', 'v', LONG, 'eveTag');
+      await sleep(5);
+      await store.recordTurn('eveTag:conv', { query: 'one', agent: 'x', upstreamSession: { s: 1 } }, turn, write('second'));
+      await sleep(5);
+      await store.recordTurn('eveTag:conv', { query: 'two', agent: 'x' }, turn, write('third'));
+      expect(await store.getConversation('eveTag:conv', LONG)).toEqual({ id: 'eveTag:conv', prev: ['one', 'two'], upstream: { x: { s: 1 } }, attrs: {} });
+      expect(await store.getRecord('a2a-task', 'first')).toBeNull();
+      expect(await store.getRecord('a2a-task', 'second')).toBe('task second');
+      expect(await store.getRecord('a2a-task', 'third')).toBe('task third');
+      // The record keeps its own TTL, not the conversation's.
+      await store.recordTurn(`${ALICE}:conv`, { query: 'q', agent: 'x' }, turn, { namespace: 'a2a-task', id: 'p.short', value: 'v', ttlMs: 150 });
+      await eventually(() => store.getRecord('a2a-task', 'p.short'), (v) => v === null, 2000);
+      expect((await store.getConversation(`${ALICE}:conv`, LONG))?.prev).toEqual(['q']);
+    });
+
     it('a verified owner\'s records and an anonymous owner\'s are counted apart even under one tag', async () => {
       const store = await h().capped({ maxRecordsPerOwner: 1 });
       await store.putRecord('alias:webtool', 'p.handleA', 'conv-a', LONG, 'p.aliceTag');

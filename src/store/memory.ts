@@ -14,7 +14,7 @@ import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import { type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
+import { type ConversationRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -217,10 +217,11 @@ export class MemoryStore implements Store {
     return readConversation(id, held);
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void> {
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits, record?: RecordWrite): Promise<void> {
     const held = this.conversation(id, opts.idleTtlMs);
     held.keepQueries(keepPrev([...held.queries(), turn.query], opts.maxPrev, opts.maxPrevTotalChars));
     if (turn.upstreamSession !== undefined) (held.upstream ??= {})[turn.agent] = copy(turn.upstreamSession);
+    if (record) this.writeRecord(record);
   }
 
   async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {
@@ -240,6 +241,10 @@ export class MemoryStore implements Store {
   // ---- small records ----
 
   async putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<void> {
+    this.writeRecord({ namespace, id, value, ttlMs, ...(owner !== undefined ? { owner } : {}) });
+  }
+
+  private writeRecord({ namespace, id, value, ttlMs, owner }: RecordWrite): void {
     this.backend.records.write(namespace, `${namespace}:${id}`, id, value, Date.now() + ttlMs, owner);
   }
 

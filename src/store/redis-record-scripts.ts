@@ -4,14 +4,14 @@
  */
 
 /**
- * Lua: stores record KEYS[1] (member `member` of class index KEYS[2]) for `ttl`. With an owner
- * (`owner_cap` not ''), it is also the newest in its owner's index KEYS[3], and past `owner_cap`
+ * Lua: stores record k[1] (member `member` of class index k[2]) for `ttl`. With an owner
+ * (`owner_cap` not ''), it is also the newest in its owner's index k[3], and past `owner_cap`
  * that owner's oldest records go (never this one). Past `cap` the class's least recently used
  * records go. A record that goes takes its key (this key less its member) with it, and its place
  * in the class's index. An owner index may still name records that expired or that the class
  * pushed out: each counts until trimmed, so an owner never holds more than its cap of live ones.
  */
-const PUT_RECORD_FUNCTION = `
+export const PUT_RECORD_FUNCTION = `
 local function keep_past(index, ttl)
   if redis.call('PTTL', index) < tonumber(ttl) then redis.call('PEXPIRE', index, ttl) end
 end
@@ -27,17 +27,17 @@ local function trim(index, member, cap, rec_prefix, class_index)
     end
   end
 end
-local function put_record(value, ttl, member, score, cap, owner_cap)
-  local rec_prefix = string.sub(KEYS[1], 1, #KEYS[1] - #member)
-  redis.call('SET', KEYS[1], value, 'PX', ttl)
+local function put_record(k, value, ttl, member, score, cap, owner_cap)
+  local rec_prefix = string.sub(k[1], 1, #k[1] - #member)
+  redis.call('SET', k[1], value, 'PX', ttl)
   if owner_cap ~= '' then
-    redis.call('ZADD', KEYS[3], score, member)
-    trim(KEYS[3], member, owner_cap, rec_prefix, KEYS[2])
-    keep_past(KEYS[3], ttl)
+    redis.call('ZADD', k[3], score, member)
+    trim(k[3], member, owner_cap, rec_prefix, k[2])
+    keep_past(k[3], ttl)
   end
-  redis.call('ZADD', KEYS[2], score, member)
-  trim(KEYS[2], member, cap, rec_prefix, nil)
-  keep_past(KEYS[2], ttl)
+  redis.call('ZADD', k[2], score, member)
+  trim(k[2], member, cap, rec_prefix, nil)
+  keep_past(k[2], ttl)
   return 1
 end
 `;
@@ -47,7 +47,7 @@ end
  * ttl, member, score, cap, owner cap ('' without an owner) → 1 (PUT_RECORD_FUNCTION).
  */
 export const PUT_RECORD = `${PUT_RECORD_FUNCTION}
-return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
+return put_record(KEYS, ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 `;
 
 /**
@@ -59,7 +59,7 @@ return put_record(ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])
 export const REPLACE_RECORD = `${PUT_RECORD_FUNCTION}
 if ARGV[7] == '1' then
   if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-  return put_record(ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[8])
+  return put_record(KEYS, ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[8])
 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])

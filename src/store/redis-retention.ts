@@ -20,8 +20,8 @@
  * already did, so no write went elsewhere), bounded by the caps.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { DELETE_RECORD, GET_RECORD, PUT_RECORD, REPLACE_RECORD } from './redis-record-scripts.ts';
-import { conversationOwner, ownedByVerified, type StoreCaps } from './store.ts';
+import { DELETE_RECORD, GET_RECORD, PUT_RECORD, PUT_RECORD_FUNCTION, REPLACE_RECORD } from './redis-record-scripts.ts';
+import { conversationOwner, ownedByVerified, type RecordWrite, type StoreCaps } from './store.ts';
 
 /**
  * Marks a conversation used in its owner's index and its class's index, trims each past its cap
@@ -82,7 +82,7 @@ const retentionArgs = (first: number) => `{ ARGV[${first}], ARGV[${first + 1}], 
  * written literally because cjson would encode it as {}. Lengths are UTF-16 code units, as JavaScript
  * counts them (store/prev.ts): bytes, less UTF-8 continuation bytes, plus one per 4-byte sequence.
  */
-const RECORD_TURN = `${RETAIN_CONVERSATION}
+const TURN = `
 local function u16len(s)
   local _, cont = string.gsub(s, '[\\128-\\191]', '')
   local _, four = string.gsub(s, '[\\240-\\247]', '')
@@ -114,6 +114,17 @@ redis.call('HSET', KEYS[1], 'p', enc)
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'u:' .. ARGV[5], ARGV[6]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 retain(ARGV[1], ${retentionArgs(8)})
+`;
+const RECORD_TURN = `${RETAIN_CONVERSATION}${TURN}return 1
+`;
+
+/**
+ * RECORD_TURN, then a small record stored as PUT_RECORD stores it (Store.recordTurn `record`): one
+ * round trip instead of two. KEYS: conversation, owner index, class index, record, its class index,
+ * its owner index. ARGV: RECORD_TURN's twelve, then PUT_RECORD's six. Only where every key is on one
+ * connection: conversations and records have hash tags of their own (a Cluster splits them).
+ */
+const RECORD_TURN_AND_PUT = `${RETAIN_CONVERSATION}${PUT_RECORD_FUNCTION}${TURN}put_record({ KEYS[4], KEYS[5], KEYS[6] }, ARGV[13], ARGV[14], ARGV[15], ARGV[16], ARGV[17], ARGV[18])
 return 1
 `;
 
@@ -141,6 +152,7 @@ type Arg = string | number;
 
 interface RetentionScripts {
   nlgateRecordTurn(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
+  nlgateRecordTurnAndPut(conversation: string, ownerIndex: string, classIndex: string, record: string, recordIndex: string, recordOwnerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateSetConversationAttr(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
   nlgatePutRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
@@ -151,6 +163,7 @@ interface RetentionScripts {
 
 const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: number }> = {
   nlgateRecordTurn: { lua: RECORD_TURN, numberOfKeys: 3 },
+  nlgateRecordTurnAndPut: { lua: RECORD_TURN_AND_PUT, numberOfKeys: 6 },
   nlgateSetConversationAttr: { lua: SET_CONVERSATION_ATTR, numberOfKeys: 3 },
   nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
   nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 3 },
@@ -180,6 +193,9 @@ export class RedisRetention {
   /** Ties within one millisecond still order by use: a per-process sequence in the low digits. */
   private sequence = 0;
 
+  /** A Cluster keeps conversations and records in different slots: no script may touch both. */
+  private readonly cluster: boolean;
+
   constructor(
     client: Redis | Cluster,
     private readonly prefix: string,
@@ -187,12 +203,28 @@ export class RedisRetention {
   ) {
     for (const [name, def] of Object.entries(SCRIPTS)) client.defineCommand(name, def);
     this.scripts = client as unknown as RetentionScripts;
+    this.cluster = client.isCluster;
   }
 
-  /** Appends a turn to conversation `id` (creating it), within its owner's and its class's caps. */
-  recordTurn(id: string, turn: TurnArgs): Promise<number> {
+  /**
+   * Appends a turn to conversation `id` (creating it), within its owner's and its class's caps; with
+   * `record`, stores that record too (putRecord): in the same script on one connection, beside it on
+   * a Cluster (another slot).
+   */
+  async recordTurn(id: string, turn: TurnArgs, record?: RecordWrite): Promise<void> {
     const k = this.conversationKeys(id);
-    return this.scripts.nlgateRecordTurn(k.conversation, k.ownerIndex, k.classIndex, id, ...turn, ...this.retention(k, turn[2]));
+    const turnArgs = [id, ...turn, ...this.retention(k, turn[2])];
+    if (!record) {
+      await this.scripts.nlgateRecordTurn(k.conversation, k.ownerIndex, k.classIndex, ...turnArgs);
+      return;
+    }
+    if (this.cluster) {
+      await Promise.all([this.scripts.nlgateRecordTurn(k.conversation, k.ownerIndex, k.classIndex, ...turnArgs), this.putRecord(record.namespace, record.id, record.value, record.ttlMs, record.owner)]);
+      return;
+    }
+    const [key, index, member] = this.recordKeys(record.namespace, record.id);
+    const [ownerIndex, ownerCap] = this.ownerOf(record.namespace, record.id, record.owner);
+    await this.scripts.nlgateRecordTurnAndPut(k.conversation, k.ownerIndex, k.classIndex, key, index, ownerIndex, ...turnArgs, record.value, record.ttlMs, member, this.score(), this.caps.maxRecords, ownerCap);
   }
 
   /** Sets hash field `field` of conversation `id` (creating it), within its owner's and its class's caps. */

@@ -20,7 +20,7 @@ import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
-import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
+import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
 
 type Client = Redis | Cluster;
 
@@ -208,10 +208,11 @@ export class RedisStore implements Store {
     return conversationFromHash(id, await this.run(() => this.retention.getConversation(id, ms(idleTtlMs))));
   }
 
-  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void> {
+  async recordTurn(id: string, turn: TurnRecord, opts: TurnLimits, record?: RecordWrite): Promise<void> {
     const upstream = turn.upstreamSession === undefined ? '' : JSON.stringify(turn.upstreamSession);
     const total = opts.maxPrevTotalChars === undefined ? '' : Math.max(0, Math.floor(opts.maxPrevTotalChars));
-    await this.run(() => this.retention.recordTurn(id, [turn.query, Math.max(0, Math.floor(opts.maxPrev)), ms(opts.idleTtlMs), turn.agent, upstream, total]));
+    const write = record && { ...record, ttlMs: ms(record.ttlMs) };
+    await this.run(() => this.retention.recordTurn(id, [turn.query, Math.max(0, Math.floor(opts.maxPrev)), ms(opts.idleTtlMs), turn.agent, upstream, total], write));
   }
 
   async setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void> {

@@ -115,6 +115,16 @@ export interface TurnRecord {
   upstreamSession?: Record<string, unknown>;
 }
 
+/** A small record to store (`putRecord`'s arguments), here written beside a conversation turn. */
+export interface RecordWrite {
+  namespace: string;
+  id: string;
+  value: string;
+  ttlMs: number;
+  /** The ownerTag it counts against (`putRecord` `owner`). */
+  owner?: string;
+}
+
 /** How much of a conversation a turn may leave behind. */
 export interface TurnLimits {
   maxPrev: number;
@@ -190,8 +200,12 @@ export interface Store {
    * (keeping the last `maxPrev`, and dropping the oldest while the kept queries together are longer
    * than `maxPrevTotalChars` UTF-16 code units), the agent's upstream session is replaced when given.
    * Nothing is read back: the turn's caller has what it needs (issue 25: a reply to decode per ask).
+   * With `record`, that small record is also stored exactly as `putRecord` stores it, in the same
+   * operation: one Redis round trip where both live on one connection (a single Redis, Sentinel's
+   * master); on a Cluster, where conversations and records live in different slots, the two writes
+   * go out together. The two are not promised to be atomic together; each keeps its own caps.
    */
-  recordTurn(id: string, turn: TurnRecord, opts: TurnLimits): Promise<void>;
+  recordTurn(id: string, turn: TurnRecord, opts: TurnLimits, record?: RecordWrite): Promise<void>;
   /** Sets one attr of a conversation (creating it if absent). */
   setConversationAttr(id: string, key: string, value: string, idleTtlMs: number): Promise<void>;
 

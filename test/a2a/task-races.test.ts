@@ -147,3 +147,39 @@ describe('A2A task records under concurrent requests', () => {
     await expect(client.getTask({ id: task.id, tenant: '' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
   });
 });
+
+describe('A2A task records written with the conversation turn (issue 25: one store write)', () => {
+  it('the answer comes with its task, and its record is the one GetTask reads', async () => {
+    const task = asTask(await client.sendMessage(send(userMessage('count:1 answered at once'))));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const read = await client.getTask({ id: task.id, tenant: '' });
+    expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(read.artifacts).toEqual(task.artifacts);
+  });
+
+  it('a promise that wins the race while the answer\'s record is being written: the task the client gets and the stored record agree', async () => {
+    // The answer comes at once, but its write (turn and task record together) is slow: the call's
+    // promiseAfterMs runs out meanwhile, and the client gets the promise's task. Its record must
+    // name the promise, which answers when checked in on, not a task the client was never shown.
+    const slow = new MemoryStore();
+    const recordTurn = slow.recordTurn.bind(slow);
+    let slowed = 0;
+    slow.recordTurn = async (id, turn, opts, record) => {
+      if (record) {
+        slowed++;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return recordTurn(id, turn, opts, record);
+    };
+    const quick = await startGateway({ defaults: { promiseAfterMs: 100 }, agents: [{ name: 'main', kind: 'scripted' }] }, { store: slow });
+    try {
+      const other = await a2aClient(`${quick.url}/a2a/main/`);
+      const task = asTask(await other.sendMessage(send(userMessage('count:1 raced'))));
+      expect(slowed).toBe(1);
+      expect(task.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+      await expect.poll(async () => (await other.getTask({ id: task.id, tenant: '' })).status?.state, { timeout: 10_000, interval: 50 }).toBe(TaskState.TASK_STATE_COMPLETED);
+    } finally {
+      await quick.close();
+    }
+  });
+});

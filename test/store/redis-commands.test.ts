@@ -67,6 +67,7 @@ describeRedis('RedisStore: commands per operation and retention', () => {
     await store.putRecord('ns', 'warm', 'v', LONG);
     await store.getRecord('ns', 'warm', LONG);
     await store.deleteRecord('ns', 'warm');
+    await store.recordTurn('warm:c', { query: 'q', agent: 'a' }, turn, { namespace: 'ns', id: 'warm', value: 'v', ttlMs: LONG });
 
     // eve fills her quota, then a third conversation recycles her oldest; then bob pushes out the class's oldest.
     expect(await commandsOf(store, () => store.recordTurn('eve:one', { query: 'q', agent: 'a' }, turn))).toEqual(['evalsha']);
@@ -83,12 +84,16 @@ describeRedis('RedisStore: commands per operation and retention', () => {
     expect(await commandsOf(store, () => store.getRecord('ns', 'r2'))).toEqual(['evalsha']);
     expect(await commandsOf(store, () => store.getRecord('ns', 'r2', LONG))).toEqual(['evalsha']);
     expect(await commandsOf(store, () => store.deleteRecord('ns', 'r2'))).toEqual(['evalsha']);
+    // A turn with a record beside it (an A2A task): one script for both.
+    expect(await commandsOf(store, () => store.recordTurn('bob:two', { query: 'q', agent: 'a' }, turn, { namespace: 'ns', id: 'r4', value: 'task', ttlMs: LONG, owner: 'bob' }))).toEqual(['evalsha']);
+    expect(await store.getRecord('ns', 'r4')).toBe('task');
+    expect((await store.getConversation('bob:two', LONG))?.prev).toEqual(['q']);
   });
 
   it('keeps exactly what the memory store keeps, whatever the turns, reads and attrs of verified and anonymous owners (property)', async () => {
     const owners = ['', 'anon1', 'p.alice'];
     const op = fc.record({
-      kind: fc.constantFrom('turn', 'read', 'attr', 'put', 'get', 'delete'),
+      kind: fc.constantFrom('turn', 'turn+put', 'read', 'attr', 'put', 'get', 'delete'),
       owner: fc.constantFrom(...owners),
       handle: fc.constantFrom('a', 'b', 'c', ':d'),
       session: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }), { nil: undefined }),
@@ -106,6 +111,8 @@ describeRedis('RedisStore: commands per operation and retention', () => {
               switch (o.kind) {
                 case 'turn':
                   return store.recordTurn(id, { query: `q${i}`, agent: 'x', ...(o.session ? { upstreamSession: o.session } : {}) }, turn);
+                case 'turn+put':
+                  return store.recordTurn(id, { query: `q${i}`, agent: 'x' }, turn, { namespace: 'ns', id, value: `t${i}`, ttlMs: LONG });
                 case 'read':
                   return store.getConversation(id, LONG);
                 case 'attr':

@@ -4,13 +4,13 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { GatewayError, toGatewayError } from '../../base/errors.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
 import { failureResponse } from '../../core/responses.ts';
-import { isPromise } from '../../protocol/nlweb/index.ts';
+import { isPromise, type CanonicalResponse } from '../../protocol/nlweb/index.ts';
 import { a2aErrorOf, taskNotFound } from './errors.ts';
 import { isTerminal, newStamp, taskFor, withHistoryLength } from './render.ts';
 import { runSkill, skillOf } from './skills.ts';
 import { followTask, streamTurn, type LocalStreams } from './stream.ts';
-import { TaskRecords, streamCancelTopic, type StoredTask, type TaskRecord } from './tasks.ts';
-import { callOptions, conversationOf, notWaiting, openTurn, taskBase, type Caller } from './turn.ts';
+import { TaskRecords, streamCancelTopic, type StoredAnswer, type StoredTask, type TaskRecord } from './tasks.ts';
+import { callOptions, conversationOf, notWaiting, openTurn, taskBase, type Caller, type Turn } from './turn.ts';
 
 /** What the handler of one request works with. */
 export interface HandlerDeps {
@@ -55,20 +55,17 @@ export class GatewayRequestHandler implements A2ARequestHandler {
       if (skill) return withHistoryLength(await runSkill(this.deps, this.caller, params, skill), params.configuration?.historyLength);
       const turn = await openTurn(tasks, this.caller, params);
       const immediately = params.configuration?.returnImmediately === true;
-      const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}) });
-      const conversationId = conversationOf(response) ?? turn.conversationId;
-      const base = taskBase(turn, conversationId);
-      const stamp = newStamp();
-      const task = taskFor(response, base, stamp);
-      const record = {
-        id: task.id,
-        contextId: task.contextId,
-        owner: this.caller.principal.id,
-        agent,
-        ...(conversationId ? { conversationId } : {}),
-        ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
+      // A new task's record goes into the store with the conversation turn (one write, one Redis
+      // round trip) when the answer comes within the call; a promise's record is written below.
+      let answered: Task | undefined;
+      const recordWithAnswer = (answer: CanonicalResponse) => {
+        const made = this.taskOf(turn, answer);
+        answered = made.task;
+        return tasks.answerWrite(made.record, made.answer, made.task);
       };
-      const answer = { response, stamp, history: base.history.map((m) => Message.toJSON(m)) };
+      const response = await gateway.ask(turn.ask, { ...callOptions(agent, this.caller), allowPromise: true, ...(immediately ? { promiseAfterMs: 0 } : {}), ...(turn.from ? {} : { recordWithAnswer }) });
+      if (answered && !isPromise(response)) return withHistoryLength(answered, params.configuration?.historyLength);
+      const { record, answer, task } = this.taskOf(turn, response);
       if (!turn.from) await tasks.putAnswer(record, answer, task);
       else if ((await tasks.replace(turn.from, { ...record, answer }, task)) === null) {
         // The task was cancelled or answered meanwhile: that stands. A promise nobody can collect now is stopped.
@@ -77,6 +74,23 @@ export class GatewayRequestHandler implements A2ARequestHandler {
       }
       return withHistoryLength(task, params.configuration?.historyLength);
     });
+  }
+
+  /** The task a SendMessage's response makes, its record, and what renders it again (TaskRecords.putAnswer). */
+  private taskOf(turn: Turn, response: CanonicalResponse): { task: Task; record: Omit<TaskRecord, 'task' | 'answer'>; answer: StoredAnswer } {
+    const conversationId = conversationOf(response) ?? turn.conversationId;
+    const base = taskBase(turn, conversationId);
+    const stamp = newStamp();
+    const task = taskFor(response, base, stamp);
+    const record = {
+      id: task.id,
+      contextId: task.contextId,
+      owner: this.caller.principal.id,
+      agent: this.deps.agent,
+      ...(conversationId ? { conversationId } : {}),
+      ...(isPromise(response) ? { promiseToken: response.promise.token } : {}),
+    };
+    return { task, record, answer: { response, stamp, history: base.history.map((m) => Message.toJSON(m)) } };
   }
 
   /** §3.1.2 SendStreamingMessage: the canonical stream as task, status-update and artifact-update events. */

@@ -3,7 +3,7 @@ import { Message, Task, TaskState } from '@a2a-js/sdk';
 import { isVerifiedId, ownerTag } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { CanonicalResponse } from '../../protocol/nlweb/index.ts';
-import { VERIFIED_OWNER_MARK, type Store } from '../../store/store.ts';
+import { VERIFIED_OWNER_MARK, type RecordWrite, type Store } from '../../store/store.ts';
 import { updateRecord } from '../../store/update-record.ts';
 import { isTerminal, taskFor, type Stamp } from './render.ts';
 
@@ -112,9 +112,14 @@ export class TaskRecords {
    * rendered (and trimmed) instead when the compact record is over MAX_STORED_TASK_BYTES.
    */
   async putAnswer(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): Promise<string> {
-    const text = textOf({ ...record, answer }, task);
-    await this.store.putRecord(NAMESPACE, keyOf(record.id, record.owner), text, this.ttlMs, ownerTag({ id: record.owner }));
-    return text;
+    const write = this.answerWrite(record, answer, task);
+    await this.store.putRecord(write.namespace, write.id, write.value, write.ttlMs, write.owner);
+    return write.value;
+  }
+
+  /** The store write `putAnswer` makes, for the core to make with the conversation turn (AskOptions.recordWithAnswer). */
+  answerWrite(record: Omit<TaskRecord, 'task' | 'answer'>, answer: StoredAnswer, task: Task): RecordWrite & { owner: string } {
+    return { namespace: NAMESPACE, id: keyOf(record.id, record.owner), value: textOf({ ...record, answer }, task), ttlMs: this.ttlMs, owner: ownerTag({ id: record.owner }) };
   }
 
   /**
