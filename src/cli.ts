@@ -1,58 +1,18 @@
 import { fileURLToPath } from 'node:url';
-import { isWorker, runPrimary, workersFromEnv } from './cluster.ts';
-import { usage, VERSION } from './cli/usage.ts';
+import { pauseOptimizingCompilers, resumeOnTraffic, type RequestEvents } from './runtime/compiler-tiers.ts';
+
+// A replica starts without V8's optimizing compilers and turns them on with its first request
+// (src/runtime/compiler-tiers.ts); the entry pauses them before it loads the rest of the gateway.
+// A cluster primary only supervises: it keeps them off. Run from the TypeScript sources (tsx, a
+// checkout's `npx nlgate`) it does not pause them: tsx transpiles at start, JavaScript-heavy work
+// that the pause made 180 ms slower, and a development run is not judged by its idle memory.
+if (process.argv[2] === 'serve' && !import.meta.url.endsWith('.ts')) pauseOptimizingCompilers();
 
 /** The bundled default config, found relative to this file so `npm start` works from any directory. */
 const DEFAULT_CONFIG = fileURLToPath(new URL('../config/gateway.yaml', import.meta.url));
+const { main } = await import('./cli/main.ts');
 
-function configPath(args: string[]): string {
-  const i = args.indexOf('--config');
-  if (i >= 0 && args[i + 1]) return args[i + 1]!;
-  const positional = args.slice(1).find((a) => !a.startsWith('--'));
-  return positional ?? (process.env.NLGATE_CONFIG || DEFAULT_CONFIG);
-}
-
-// Every command's code is imported when that command runs: a cluster primary started with WORKERS
-// (docker-compose.yml, the Kubernetes manifest) loads none of the config schemas, adapters or
-// server it never uses: 12-13 MiB of private memory instead of 24-26 for the container's life (issue 23).
-async function main(args: string[]): Promise<number> {
-  // No command shows help rather than starting a server: `serve` is said on purpose (issue 13, item 9).
-  const command = args[0] ?? 'help';
-  if (command === '--help' || command === '-h' || command === 'help') {
-    console.log(usage());
-    return 0;
-  }
-  if (command === '--version' || command === '-v' || command === 'version') {
-    console.log(VERSION);
-    return 0;
-  }
-  if (command === 'probe') return (await import('./cli/probe.ts')).runProbe(args.slice(1));
-  if (command === 'check-config') {
-    const files = args.slice(1).filter((a) => !a.startsWith('--'));
-    return (await import('./cli/check-config.ts')).runCheckConfig(files.length ? files : [configPath(args)]);
-  }
-  if (command !== 'serve') {
-    console.error(`Unknown command "${command}"\n\n${usage()}`);
-    return 2;
-  }
-  if (!isWorker()) {
-    // WORKERS names the count without the config: a primary only forks and supervises, and its
-    // first worker checks the config (a worker that finds it invalid stops the primary, exit 1).
-    let fromEnv: number | undefined;
-    try {
-      fromEnv = workersFromEnv(process.env);
-    } catch (err) {
-      console.error(`Invalid config ${configPath(args)}:\n  - ${(err as Error).message}`);
-      return 1;
-    }
-    if (fromEnv !== undefined && fromEnv > 1) {
-      return runPrimary(fromEnv, (await import('./base/logger.ts')).createLogger());
-    }
-  }
-  return (await import('./cli/serve.ts')).serve(configPath(args));
-}
-
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), DEFAULT_CONFIG, (server) => resumeOnTraffic(server as RequestEvents)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },

@@ -2,13 +2,16 @@ import { builtinAdapters } from '../../adapters/index.ts';
 import { createLogger } from '../base/logger.ts';
 import { EXIT_CONFIG, isWorker, runPrimary, workerCount, workersProblem } from '../cluster.ts';
 import { ConfigError, loadConfigFile } from '../config/load.ts';
+import type { RunningServer } from '../server.ts';
 
 /**
  * `nlgate serve`: loads and checks the config, then either supervises workers (a cluster primary
  * whose count comes from `server.workers`) or runs one gateway replica until SIGTERM/SIGINT. A
  * worker that finds the config invalid exits with EXIT_CONFIG, which stops its primary.
+ * `onServing` gets the replica's server once it listens (src/cli.ts: V8's optimizing compilers come
+ * back on with its first request).
  */
-export async function serve(path: string): Promise<number> {
+export async function serve(path: string, onServing: (server: RunningServer['server']) => void = () => {}): Promise<number> {
   // A worker's config problems stop its primary instead of being restarted forever.
   const invalid = isWorker() ? EXIT_CONFIG : 1;
   let loaded;
@@ -41,6 +44,7 @@ export async function serve(path: string): Promise<number> {
   const [{ startTracing }, { startServer }] = await Promise.all([import('../telemetry/index.ts'), import('../server.ts')]);
   const stopTracing = await startTracing(process.env);
   const running = await startServer(loaded, log);
+  onServing(running.server);
   log.info(
     {
       url: running.url,

@@ -141,6 +141,41 @@ describe('the image start command, run as-is outside Docker', () => {
     expect(((await res.json()) as { name: string }).name).toBeTruthy();
   });
 
+  describe("V8's optimizing compilers: off through start-up and probes, on with the first request (src/runtime/compiler-tiers.ts)", () => {
+    /** Starts the gateway with V8's `--trace-opt`, counting the functions its optimizing compilers finished. */
+    async function traced(env: Record<string, string>, v8Flags: string[] = []) {
+      const { url, child } = await start(['node', '--trace-opt', ...v8Flags, ...cmd.slice(1)], { ...env, PORT: '0' });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      const compiled = (target?: RegExp) => out.split('\n').filter((l) => l.startsWith('[completed compiling') && (!target || target.test(l))).length;
+      const asks = async (n: number) => {
+        for (let i = 0; i < n; i += 16) await Promise.all(Array.from({ length: 16 }, () => fetch(`${url}/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":{"text":"pasta"}}' }).then((r) => r.arrayBuffer())));
+      };
+      const probes = async () => {
+        for (let i = 0; i < 20; i++) for (const path of ['/healthz', '/readyz', '/metrics']) await (await fetch(`${url}${path}`)).arrayBuffer();
+        await new Promise((r) => setTimeout(r, 300));
+      };
+      return { compiled, asks, probes };
+    }
+
+    it('in the image\'s environment: start-up pauses them, probes leave them off, traffic turns them on', async () => {
+      const gw = await traced(imageEnv);
+      // Counted from the moment it listens (Node's own bootstrap, before the entry pauses them, may optimize a function of its path code).
+      await gw.probes();
+      expect(gw.compiled()).toBe(0);
+      await gw.asks(2_000);
+      await expect.poll(() => gw.compiled(), { timeout: 10_000 }).toBeGreaterThan(0);
+    }, 60_000);
+
+    it("an operator's own compiler flags are left as they are: TurboFan stays off under --no-turbofan", async () => {
+      const gw = await traced(imageEnv, ['--no-turbofan']);
+      await gw.asks(4_000);
+      // Maglev (on by default) optimizes the hot request path; TurboFan, off by the operator's choice, never runs.
+      await expect.poll(() => gw.compiled(/target MAGLEV/), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(gw.compiled(/target TURBOFAN/)).toBe(0);
+    }, 60_000);
+  });
+
   it('exits 0 on SIGTERM', async () => {
     const { child } = await start(cmd, { ...imageEnv, PORT: '0' });
     const code = await new Promise<number | null>((resolve) => {

@@ -1,0 +1,42 @@
+import { EventEmitter } from 'node:events';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { optimizingCompilersPaused, pauseOptimizingCompilers, resumeOnTraffic, resumeOptimizingCompilers, type RequestEvents } from './compiler-tiers.ts';
+
+afterEach(() => resumeOptimizingCompilers());
+
+describe('pausing V8\'s optimizing compilers for start-up (issue 23)', () => {
+  it('leaves an operator\'s own compiler options alone, wherever they are given', () => {
+    for (const flag of ['--no-opt', '--no-turbofan', '--turbofan', '--maglev', '--no-maglev', '--jitless', '--lite-mode', '--opt']) {
+      expect(pauseOptimizingCompilers([flag], ''), flag).toBe(false);
+      expect(pauseOptimizingCompilers([], `--max-semi-space-size=4 ${flag}`), flag).toBe(false);
+    }
+    expect(optimizingCompilersPaused()).toBe(false);
+  });
+
+  it('options that only look alike (--trace-opt, --optimize-for-size…) do not count as a choice', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('--trace-opt', '--trace-maglev', '--optimize-for-size', '--max-semi-space-size=4', '--expose-gc'), (flag) => {
+        expect(pauseOptimizingCompilers([flag], '', 'x64')).toBe(true);
+        resumeOptimizingCompilers();
+        expect(optimizingCompilersPaused()).toBe(false);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('does nothing on an architecture whose V8 has no Maglev by default', () => {
+    expect(pauseOptimizingCompilers([], '', 's390x')).toBe(false);
+  });
+
+  it('resumes at the first request that is not a probe or a scrape, once', () => {
+    expect(pauseOptimizingCompilers([], '', 'x64')).toBe(true);
+    const server = new EventEmitter();
+    resumeOnTraffic(server as unknown as RequestEvents);
+    for (const url of ['/healthz', '/readyz', '/livez', '/metrics', '/metrics?x=1']) server.emit('request', { url });
+    expect(optimizingCompilersPaused()).toBe(true);
+    server.emit('request', { url: '/ask' });
+    expect(optimizingCompilersPaused()).toBe(false);
+    expect(server.listenerCount('request')).toBe(0);
+  });
+});
