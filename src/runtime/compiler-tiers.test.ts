@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { optimizingCompilersPaused, pauseOptimizingCompilers, resumeOnTraffic, resumeOptimizingCompilers, type RequestEvents } from './compiler-tiers.ts';
+import { maglevByDefault, optimizingCompilersPaused, pauseOptimizingCompilers, resumeOnTraffic, resumeOptimizingCompilers, type RequestEvents } from './compiler-tiers.ts';
 
 afterEach(() => resumeOptimizingCompilers());
 
@@ -17,7 +17,7 @@ describe('pausing V8\'s optimizing compilers for start-up (issue 23)', () => {
   it('options that only look alike (--trace-opt, --optimize-for-size…) do not count as a choice', () => {
     fc.assert(
       fc.property(fc.constantFrom('--trace-opt', '--trace-maglev', '--optimize-for-size', '--max-semi-space-size=4', '--expose-gc'), (flag) => {
-        expect(pauseOptimizingCompilers([flag], '', 'x64')).toBe(true);
+        expect(pauseOptimizingCompilers([flag], '', maglevByDefault())).toBe(true);
         resumeOptimizingCompilers();
         expect(optimizingCompilersPaused()).toBe(false);
       }),
@@ -25,12 +25,15 @@ describe('pausing V8\'s optimizing compilers for start-up (issue 23)', () => {
     );
   });
 
-  it('does nothing on an architecture whose V8 has no Maglev by default', () => {
-    expect(pauseOptimizingCompilers([], '', 's390x')).toBe(false);
+  it('knows where Maglev runs by default: V8 13 (Node 24) on x64 and arm64, not Node 22\'s V8 12.4', () => {
+    expect(maglevByDefault('x64', '13.6.233.17-node.37')).toBe(true);
+    expect(maglevByDefault('arm64', '13.6.233.17-node.37')).toBe(true);
+    expect(maglevByDefault('x64', '12.4.254.21-node.24')).toBe(false);
+    expect(maglevByDefault('s390x', '13.6.233.17-node.37')).toBe(false);
   });
 
   it('resumes at the first request that is not a probe or a scrape, once', () => {
-    expect(pauseOptimizingCompilers([], '', 'x64')).toBe(true);
+    expect(pauseOptimizingCompilers([], '', maglevByDefault())).toBe(true);
     const server = new EventEmitter();
     resumeOnTraffic(server as unknown as RequestEvents);
     for (const url of ['/healthz', '/readyz', '/livez', '/metrics', '/metrics?x=1']) server.emit('request', { url });

@@ -6,10 +6,16 @@ import { setFlagsFromString } from 'node:v8';
  */
 const OPERATOR_CHOICE = /(^|\s)--(no-)?(opt|turbofan|maglev|jitless|lite-mode)(=|\s|$)/;
 
-/** The architectures whose V8 has Maglev on by default (Node 22 and later): only there is "back on" the default. */
-const MAGLEV_ARCHES = new Set(['x64', 'arm64']);
+/**
+ * Whether this V8 runs Maglev by default, so that pausing it and turning it back on restores the
+ * default: V8 13 (Node 24) on x64 and arm64 does; Node 22's V8 12.4 ships it off (`--v8-options`).
+ */
+export function maglevByDefault(arch: string = process.arch, v8Version: string = process.versions.v8): boolean {
+  return (arch === 'x64' || arch === 'arm64') && Number.parseInt(v8Version, 10) >= 13;
+}
 
 let paused = false;
+let pausedMaglev = false;
 
 /**
  * Turns V8's optimizing compilers (Maglev and TurboFan) off while a replica starts, until
@@ -18,25 +24,27 @@ let paused = false;
  * running the compilers made ≈ 6 MiB of their own code in the node binary resident for the
  * replica's whole idle life (docs/benchmarks.md, "Seventh round"). Sparkplug and the interpreter
  * still run start-up. Returns whether it paused: not when the operator set compiler options of
- * their own (`execArgv`, `NODE_OPTIONS`), nor on an architecture without Maglev by default. Node's
+ * their own (`execArgv`, `NODE_OPTIONS`). Maglev is paused only where it runs by default. Node's
  * own bootstrap runs before this (its path code gets one Maglev compile, ≈ 2 MiB); Node refuses
  * these flags in NODE_OPTIONS, so only a changed command line could pause that too.
  */
-export function pauseOptimizingCompilers(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '', arch: string = process.arch): boolean {
-  if (paused || !MAGLEV_ARCHES.has(arch) || OPERATOR_CHOICE.test(`${execArgv.join(' ')} ${nodeOptions}`)) return false;
-  setFlagsFromString('--no-maglev');
+export function pauseOptimizingCompilers(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '', maglev: boolean = maglevByDefault()): boolean {
+  if (paused || OPERATOR_CHOICE.test(`${execArgv.join(' ')} ${nodeOptions}`)) return false;
+  pausedMaglev = maglev;
+  if (pausedMaglev) setFlagsFromString('--no-maglev');
   setFlagsFromString('--no-turbofan');
   paused = true;
   return true;
 }
 
 /**
- * Turns the compilers paused by `pauseOptimizingCompilers` back on (their defaults), once the replica
- * serves: hot request paths are optimized as usual from then on. Does nothing when none was paused.
+ * Turns the compilers paused by `pauseOptimizingCompilers` back on (their defaults: Maglev only where
+ * it runs by default), once the replica serves: hot request paths are optimized as usual from then
+ * on. Does nothing when none was paused.
  */
 export function resumeOptimizingCompilers(): void {
   if (!paused) return;
-  setFlagsFromString('--maglev');
+  if (pausedMaglev) setFlagsFromString('--maglev');
   setFlagsFromString('--turbofan');
   paused = false;
 }

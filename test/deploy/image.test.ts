@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -167,12 +167,21 @@ describe('the image start command, run as-is outside Docker', () => {
       await expect.poll(() => gw.compiled(), { timeout: 10_000 }).toBeGreaterThan(0);
     }, 60_000);
 
-    it("an operator's own compiler flags are left as they are: TurboFan stays off under --no-turbofan", async () => {
-      const gw = await traced(imageEnv, ['--no-turbofan']);
+    it("an operator's own compiler flags are left as they are: Maglev stays off under --no-maglev", async () => {
+      const gw = await traced(imageEnv, ['--no-maglev']);
       await gw.asks(4_000);
-      // Maglev (on by default) optimizes the hot request path; TurboFan, off by the operator's choice, never runs.
-      await expect.poll(() => gw.compiled(/target MAGLEV/), { timeout: 10_000 }).toBeGreaterThan(0);
-      expect(gw.compiled(/target TURBOFAN/)).toBe(0);
+      await expect.poll(() => gw.compiled(/target TURBOFAN/), { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(gw.compiled(/target MAGLEV/)).toBe(0);
+    }, 60_000);
+
+    it('the first request brings back exactly the compilers this Node runs by default (Maglev is off by default on Node 22)', async () => {
+      const v8Options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
+      const maglevDefault = /^ {2}--maglev \(.*\n\s+type: bool {2}default: --maglev$/m.test(v8Options);
+      const gw = await traced(imageEnv);
+      await gw.asks(4_000);
+      await expect.poll(() => gw.compiled(/target TURBOFAN/), { timeout: 10_000 }).toBeGreaterThan(0);
+      if (maglevDefault) await expect.poll(() => gw.compiled(/target MAGLEV/), { timeout: 10_000 }).toBeGreaterThan(0);
+      else expect(gw.compiled(/target MAGLEV/)).toBe(0);
     }, 60_000);
   });
 
