@@ -160,7 +160,7 @@ describe('the image start command, run as-is outside Docker', () => {
 
     it('in the image\'s environment: start-up pauses them, probes leave them off, traffic turns them on', async () => {
       const gw = await traced(imageEnv);
-      // Counted from the moment it listens (Node's own bootstrap, before the entry pauses them, may optimize a function of its path code).
+      // Counted from the moment it listens (what loads before the entry pauses them may optimize a function of Node's path code).
       await gw.probes();
       expect(gw.compiled()).toBe(0);
       await gw.asks(2_000);
