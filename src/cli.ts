@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { pauseOptimizingCompilers, resumeOnTraffic, type RequestEvents } from './runtime/compiler-tiers.ts';
+import { pauseOptimizingCompilers, resumeOnTraffic } from './runtime/compiler-tiers.ts';
+import type { RequestSource } from './runtime/idle-release.ts';
 
 // A replica starts without V8's optimizing compilers and turns them on with its first request
 // (src/runtime/compiler-tiers.ts); the entry pauses them before it loads the rest of the gateway.
@@ -12,7 +13,7 @@ if (process.argv[2] === 'serve' && !import.meta.url.endsWith('.ts')) pauseOptimi
 const DEFAULT_CONFIG = fileURLToPath(new URL('../config/gateway.yaml', import.meta.url));
 const { main } = await import('./cli/main.ts');
 
-main(process.argv.slice(2), DEFAULT_CONFIG, (server) => resumeOnTraffic(server as RequestEvents)).then(
+main(process.argv.slice(2), DEFAULT_CONFIG, (server) => resumeOnTraffic(server as RequestSource)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maglevByDefault, optimizingCompilersPaused, pauseOptimizingCompilers, resumeOnTraffic, resumeOptimizingCompilers, type RequestEvents } from './compiler-tiers.ts';
+import { maglevByDefault, optimizingCompilersPaused, pauseOptimizingCompilers, resumeOnTraffic, resumeOptimizingCompilers } from './compiler-tiers.ts';
+import type { RequestSource } from './idle-release.ts';
 
 afterEach(() => resumeOptimizingCompilers());
 
@@ -35,7 +36,7 @@ describe('pausing V8\'s optimizing compilers for start-up (issue 23)', () => {
   it('resumes at the first request that is not a probe or a scrape, once', () => {
     expect(pauseOptimizingCompilers([], '', maglevByDefault())).toBe(true);
     const server = new EventEmitter();
-    resumeOnTraffic(server as unknown as RequestEvents);
+    resumeOnTraffic(server as unknown as RequestSource);
     for (const url of ['/healthz', '/readyz', '/livez', '/metrics', '/metrics?x=1']) server.emit('request', { url });
     expect(optimizingCompilersPaused()).toBe(true);
     server.emit('request', { url: '/ask' });

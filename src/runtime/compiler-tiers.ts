@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import type { RequestSource } from './idle-release.ts';
 
 /**
  * V8 options that say the operator chose the compilers (`node --jitless`, `NODE_OPTIONS=--no-opt`):
@@ -52,19 +53,13 @@ export function resumeOptimizingCompilers(): void {
 /** Requests that are not traffic: orchestrators' probes and metric scrapes arrive whether or not anyone uses the replica. */
 const PROBES = /^\/(healthz|readyz|livez|metrics)(\?|$)/;
 
-/** What is watched for the first request: a Node HTTP server (its `request` event). */
-export interface RequestEvents {
-  on(event: 'request', listener: (req: { url?: string }) => void): unknown;
-  off(event: 'request', listener: (req: { url?: string }) => void): unknown;
-}
-
 /**
  * Turns the paused compilers back on at the replica's first request that is not a probe or a scrape:
  * work that follows the listener's start (the console's assets, agents' descriptions) still runs
  * without them, and an idle replica answering probes never runs them. Resuming at the listener's
  * start instead left ≈ 6 MiB more resident (docs/benchmarks.md, "Seventh round").
  */
-export function resumeOnTraffic(server: RequestEvents): void {
+export function resumeOnTraffic(server: RequestSource): void {
   if (!paused) return;
   const first = (req: { url?: string }) => {
     if (PROBES.test(req.url ?? '')) return;

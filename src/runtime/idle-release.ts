@@ -10,10 +10,10 @@ import type { Logger } from '../base/logger.ts';
  */
 export type GcFunction = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => unknown;
 
-/** What is watched for traffic: a Node HTTP server (its `request` event). */
+/** What is watched for traffic: a Node HTTP server (its `request` event; the request's URL tells probes apart). */
 export interface RequestSource {
-  on(event: 'request', listener: () => void): unknown;
-  off(event: 'request', listener: () => void): unknown;
+  on(event: 'request', listener: (req: { url?: string }) => void): unknown;
+  off(event: 'request', listener: (req: { url?: string }) => void): unknown;
 }
 
 export interface IdleReleaseOptions {
