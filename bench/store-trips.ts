@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/store-trips.ts` (issue 25): the Redis commands one call sends, per path, counted
  * with MONITOR (bench/lib/redis-trips.ts): an NLWeb ask that starts a conversation and one that
- * continues it, and the alias paths (NLIP, MCP 2025 session and 2026, webtool, A2A). `npm run bench`
+ * continues it, and the alias paths (NLIP new and with the peer's own token, MCP 2025 session and
+ * 2026, webtool, A2A). `npm run bench`
  * prints the first two; this prints every path and which script each EVALSHA ran. Runs the compiled
  * `dist/cli.js` when there is one (`npm run build`), else the sources.
  */
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     // A client-chosen sessionId continues one conversation (an alias record to it).
     const withSession = { ...webtool, sessionId: 'trips-session-0123456789' };
     const nlip = { format: 'text', subformat: 'english', content: 'pasta' };
+    // A peer that keeps its own conversation token (mapped to a gateway conversation by an alias).
+    const nlipOwnToken = { ...nlip, submessages: [{ format: 'token', subformat: 'conversation', content: 'trips-peer-token-0123456789' }] };
     const a2a = (id: string) => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: id, role: 'ROLE_USER', parts: [{ text: 'pasta' }] } } });
     let a2aN = 0;
 
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
       ['nlweb new conversation', () => ok(`${base}/agents/up/ask`, ask)],
       ['nlweb continued conversation', () => ok(`${base}/agents/up/ask`, second)],
       ['nlip (new)', () => ok(`${base}/agents/up/nlip/`, nlip)],
+      ['nlip (its own token again)', () => ok(`${base}/agents/up/nlip/`, nlipOwnToken)],
       ['mcp 2025 session tools/call', () => ok(`${base}/agents/up/mcp`, mcpCall, mcpSession)],
       ['mcp 2026 tools/call', () => ok(`${base}/agents/up/mcp`, mcp2026, mcp2026Headers)],
       ['webtool (new)', () => ok(`${base}/webtools/up`, webtool)],

@@ -1,6 +1,7 @@
 import type { AskRequest } from '../protocol/nlweb/index.ts';
 import type { RecordWrite, Store } from '../store/store.ts';
 import type { ConversationView } from './agent.ts';
+import type { ReadAhead } from './gateway-types.ts';
 import { GatewayError } from '../base/errors.ts';
 import { publishCreated } from './core-events.ts';
 import { newToken } from './ids.ts';
@@ -57,7 +58,7 @@ export class Conversations {
    * Opens a turn for `agent`: loads (or mints) the conversation of `owner` and fills `context.prev`.
    * A client-chosen id that is too short to be unguessable is refused (INVALID_QUERY) before any work.
    */
-  async begin(request: AskRequest, agent: string, owner: Principal | undefined): Promise<Turn> {
+  async begin(request: AskRequest, agent: string, owner: Principal | undefined, readAhead?: ReadAhead): Promise<Turn> {
     const raw = request.meta?.session_context?.conversation_id;
     const claimed = raw === null ? undefined : raw;
     if (claimed !== undefined && typeof claimed !== 'string') {
@@ -69,7 +70,8 @@ export class Conversations {
     }
     const conversationId = claimed ?? newToken('conv');
     const key = scopedId(ownerTag(owner), conversationId);
-    const record = claimed !== undefined ? await this.store.getConversation(key, this.opts.idleTtlMs) : null;
+    // A conversation read ahead with the record that names it is this one only under the same key.
+    const record = claimed === undefined ? null : readAhead?.id === key ? readAhead.record : await this.store.getConversation(key, this.opts.idleTtlMs);
     if (!record) publishCreated('conversation', agent);
     const view: ConversationView = {
       id: key,
@@ -118,9 +120,21 @@ export class Conversations {
     return this.store.getRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), this.opts.idleTtlMs);
   }
 
+  /** resolveAlias, and the conversation the alias names (else the `fallback` handle) read in the same store trip. */
+  async resolveAliasAhead(kind: string, handle: string, owner: Principal | undefined, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
+    const link = { ownerTag: ownerTag(owner), idleTtlMs: this.opts.idleTtlMs, ...(fallback ? { fallback } : {}) };
+    const read = await this.store.getRecordAndConversation(`alias:${kind}`, scopedHandle(owner, kind, handle), this.opts.idleTtlMs, link);
+    return { conversationId: read.record, ...(read.conversation ? { readAhead: read.conversation } : {}) };
+  }
+
   /** Binds an external handle of `owner` to a conversation; nobody else resolves it. */
   async bindAlias(kind: string, handle: string, conversationId: string, owner: Principal | undefined): Promise<void> {
     await this.store.putRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), conversationId, this.opts.idleTtlMs, ownerTag(owner));
+  }
+
+  /** A binding's record and the conversation of `owner` its JSON `field` names, in one store read (Store.getRecordAndConversation). */
+  readLinked(namespace: string, id: string, touchTtlMs: number, field: string, owner: Principal | undefined): Promise<{ record: string | null; conversation?: ReadAhead }> {
+    return this.store.getRecordAndConversation(namespace, id, touchTtlMs, { field, ownerTag: ownerTag(owner), idleTtlMs: this.opts.idleTtlMs });
   }
 
   /** The `_meta.session_context` a client gets back: the gateway's conversation id. */

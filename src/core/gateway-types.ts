@@ -1,5 +1,5 @@
 import type { AskRequest, AwaitRequest, CanonicalResponse, PromiseInfo } from '../protocol/nlweb/index.ts';
-import type { RecordWrite, Store } from '../store/store.ts';
+import type { ConversationRecord, RecordWrite, Store } from '../store/store.ts';
 import type { AgentDescription, ClientChannel, ClientSession, ToolDescription, ToolResult } from './agent.ts';
 import type { AgentEvent } from './events.ts';
 import type { Logger } from '../base/logger.ts';
@@ -21,6 +21,17 @@ export interface CallOptions {
   client?: ClientChannel;
   /** The client's protocol session (a 2025 MCP session), handed to the agent as `ctx.session`. */
   session?: ClientSession;
+  /**
+   * The conversation read with the record that names it (Gateway.readRecordWithConversation): a call
+   * that continues that conversation starts from it instead of reading the store again.
+   */
+  readAhead?: ReadAhead;
+}
+
+/** A conversation as read together with a binding's record (its store id and what it held). */
+export interface ReadAhead {
+  readonly id: string;
+  readonly record: ConversationRecord | null;
 }
 
 export interface AskOptions extends CallOptions {
@@ -115,10 +126,23 @@ export interface Gateway {
    */
   resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null>;
   /**
+   * resolveConversation, and in the same store round trip the conversation it names, or else the
+   * conversation `fallback` (a handle the binding derives) when the handle names none: hand
+   * `readAhead` to the call that continues it (issue 25: one round trip fewer per call).
+   */
+  resolveConversationAhead(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }>;
+  /**
    * Binds an external handle to a conversation (same TTL as the conversation). With `owner`, only
    * that principal resolves it again; anyone else gets null, as for a handle that never existed.
    */
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void>;
+
+  /**
+   * Reads a binding's record (Store.getRecord) and, when its JSON `field` names a conversation of
+   * `owner`, that conversation with it: one store round trip (issue 25: a 2025 MCP session's record
+   * names the conversation its calls continue). Hand `conversation` to the call as `readAhead`.
+   */
+  readRecordWithConversation(namespace: string, id: string, touchTtlMs: number, field: string, owner?: Principal): Promise<{ record: string | null; conversation?: ReadAhead }>;
 
   /** A client session ended: every agent drops what it kept for it (Agent.endSession). */
   endSession?(sessionId: string): Promise<void>;

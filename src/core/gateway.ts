@@ -8,7 +8,7 @@ import { AgentRegistry, type AgentEntry } from './agents.ts';
 import type { Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
 import { GatewayError } from '../base/errors.ts';
-import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool } from './gateway-types.ts';
+import type { AgentInfo, AskOptions, AskStream, CallOptions, Gateway, PublishedTool, ReadAhead } from './gateway-types.ts';
 import { newToken } from './ids.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Principal } from './principal.ts';
@@ -214,8 +214,16 @@ class GatewayCore implements Gateway {
     return this.conversations.resolveAlias(kind, handle, owner);
   }
 
+  resolveConversationAhead(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
+    return this.conversations.resolveAliasAhead(kind, handle, owner, fallback);
+  }
+
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void> {
     return this.conversations.bindAlias(kind, handle, conversationId, owner);
+  }
+
+  readRecordWithConversation(namespace: string, id: string, touchTtlMs: number, field: string, owner?: Principal): Promise<{ record: string | null; conversation?: ReadAhead }> {
+    return this.conversations.readLinked(namespace, id, touchTtlMs, field, owner);
   }
 
   async drain(deadline: number): Promise<{ released: number }> {
@@ -251,7 +259,7 @@ class GatewayCore implements Gateway {
     checkPreferences(request, entry.description);
     const slot = await this.calls.admit(entry, opts);
     try {
-      return { entry, turn: await this.conversations.begin(request, entry.config.name, opts.principal), slot };
+      return { entry, turn: await this.conversations.begin(request, entry.config.name, opts.principal, opts.readAhead), slot };
     } catch (err) {
       slot();
       throw err;

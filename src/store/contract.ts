@@ -10,6 +10,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { promiseContract } from './contract-promises.ts';
 import { ownerContract } from './contract-owner.ts';
+import { linkedContract } from './contract-linked.ts';
 import { retentionContract } from './contract-retention.ts';
 import { stateContract } from './contract-state.ts';
 import type { StoreHarness } from './contract-helpers.ts';
@@ -38,5 +39,6 @@ export function runStoreContract(name: string, makeStore: MakeStore): void {
     stateContract(current);
     ownerContract(current);
     retentionContract(current);
+    linkedContract(current);
   });
 }

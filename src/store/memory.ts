@@ -14,7 +14,8 @@ import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import { type ConversationRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
+import { readLinkedInTurn } from './linked-read.ts';
+import { type ConversationLink, type ConversationRecord, type LinkedRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
 
@@ -256,6 +257,10 @@ export class MemoryStore implements Store {
     if (touchTtlMs !== undefined) entry.expiresAt = now + touchTtlMs;
     this.backend.records.touch(key, id, entry);
     return entry.value;
+  }
+
+  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord> {
+    return readLinkedInTurn(this, namespace, id, touchTtlMs, link);
   }
 
   async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean> {

@@ -84,3 +84,38 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 `;
+
+/**
+ * GET_RECORD, then the conversation the record names (linked-read.ts `linkedHandle`, which this
+ * mirrors: its JSON field, or with mode `value` its whole value), else the fallback handle, read as
+ * GET_CONVERSATION reads it. KEYS: record, its class index, the conversation owner's index, the
+ * conversations' class index. ARGV: touchTtl or '', member, score, mode (`json` | `value`), field,
+ * the conversation key less its handle (`…conv:{c<k>}:<ownerTag>:`), owner tag, idleTtl, fallback
+ * or '' → {record | false} | {record | false, handle} | {record | false, handle, HGETALL}. The
+ * conversation's key is not in KEYS (it comes from the record): single-node and Sentinel only,
+ * never sent to a Cluster.
+ */
+export const GET_RECORD_AND_CONVERSATION = `
+local v = redis.call('GET', KEYS[1])
+local handle = nil
+if v then
+  if ARGV[1] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+  redis.call('ZADD', KEYS[2], 'XX', ARGV[3], ARGV[2])
+  if ARGV[4] == 'value' then
+    if v ~= '' then handle = v end
+  else
+    local ok, doc = pcall(cjson.decode, v)
+    if ok and type(doc) == 'table' then
+      local named = doc[ARGV[5]]
+      if type(named) == 'string' and named ~= '' then handle = named end
+    end
+  end
+end
+if not handle and ARGV[9] ~= '' then handle = ARGV[9] end
+if not handle then return {v} end
+local conv = ARGV[6] .. handle
+if redis.call('PEXPIRE', conv, ARGV[8]) == 0 then return {v, handle} end
+redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ':' .. handle)
+redis.call('ZADD', KEYS[4], 'XX', ARGV[3], ARGV[7] .. ':' .. handle)
+return {v, handle, redis.call('HGETALL', conv)}
+`;

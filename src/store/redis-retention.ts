@@ -20,7 +20,7 @@
  * already did, so no write went elsewhere), bounded by the caps.
  */
 import type { Cluster, Redis } from 'ioredis';
-import { DELETE_RECORD, GET_RECORD, PUT_RECORD, PUT_RECORD_FUNCTION, REPLACE_RECORD } from './redis-record-scripts.ts';
+import { DELETE_RECORD, GET_RECORD, GET_RECORD_AND_CONVERSATION, PUT_RECORD, PUT_RECORD_FUNCTION, REPLACE_RECORD } from './redis-record-scripts.ts';
 import { conversationOwner, ownedByVerified, type RecordWrite, type StoreCaps } from './store.ts';
 
 /**
@@ -149,6 +149,8 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 type Arg = string | number;
+/** GET_RECORD_AND_CONVERSATION's reply: the record (null: none), the handle read, that conversation's hash. */
+export type LinkedReply = [record: string | null, handle?: string, conversation?: string[]];
 
 interface RetentionScripts {
   nlgateRecordTurn(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<number>;
@@ -157,6 +159,7 @@ interface RetentionScripts {
   nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
   nlgatePutRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetRecord(record: string, classIndex: string, ...args: Arg[]): Promise<string | null>;
+  nlgateGetRecordAndConversation(record: string, classIndex: string, ownerIndex: string, conversationIndex: string, ...args: Arg[]): Promise<LinkedReply>;
   nlgateReplaceRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateDeleteRecord(record: string, classIndex: string, ownerIndex: string, member: string): Promise<number>;
 }
@@ -168,6 +171,7 @@ const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: numbe
   nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
   nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 3 },
   nlgateGetRecord: { lua: GET_RECORD, numberOfKeys: 2 },
+  nlgateGetRecordAndConversation: { lua: GET_RECORD_AND_CONVERSATION, numberOfKeys: 4 },
   nlgateReplaceRecord: { lua: REPLACE_RECORD, numberOfKeys: 3 },
   nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 3 },
 };
@@ -250,6 +254,17 @@ export class RedisRetention {
   getRecord(namespace: string, id: string, touchTtlMs: number | ''): Promise<string | null> {
     const [key, index, member] = this.recordKeys(namespace, id);
     return this.scripts.nlgateGetRecord(key, index, touchTtlMs, member, this.score());
+  }
+
+  /**
+   * getRecord, and the conversation `<ownerTag>:<handle>` the record names (Store.getRecordAndConversation),
+   * read as getConversation reads it: one script. Not on a Cluster (the conversation is in another slot).
+   */
+  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | '', link: { field?: string; fallback?: string; ownerTag: string; idleTtlMs: number }): Promise<LinkedReply> {
+    const [key, index, member] = this.recordKeys(namespace, id);
+    const k = this.conversationKeys(`${link.ownerTag}:`);
+    const mode = link.field === undefined ? 'value' : 'json';
+    return this.scripts.nlgateGetRecordAndConversation(key, index, k.ownerIndex, k.classIndex, touchTtlMs, member, this.score(), mode, link.field ?? '', k.conversation, link.ownerTag, link.idleTtlMs, link.fallback ?? '');
   }
 
   /** Writes record `namespace:id` when it holds `expected`, or none when null (1), or leaves it as it is (0). */

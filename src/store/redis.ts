@@ -20,7 +20,8 @@ import { RedisSubscriptions } from './redis-subscriptions.ts';
 import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } from './redis-url.ts';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
-import { DEFAULT_STORE_CAPS, type ConversationRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
+import { DEFAULT_STORE_CAPS, type ConversationLink, type ConversationRecord, type LinkedRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
+import { readLinkedInTurn } from './linked-read.ts';
 
 type Client = Redis | Cluster;
 
@@ -227,6 +228,15 @@ export class RedisStore implements Store {
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
     return this.run(() => this.retention.getRecord(namespace, id, touchTtlMs === undefined ? '' : ms(touchTtlMs)));
+  }
+
+  async getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord> {
+    if (this.client.isCluster) return readLinkedInTurn(this, namespace, id, touchTtlMs, link);
+    const touch = touchTtlMs === undefined ? '' : ms(touchTtlMs);
+    const [record, handle, hash] = await this.run(() => this.retention.getRecordAndConversation(namespace, id, touch, { ...link, idleTtlMs: ms(link.idleTtlMs) }));
+    if (handle === undefined) return { record };
+    const conversationId = `${link.ownerTag}:${handle}`;
+    return { record, conversation: { id: conversationId, record: conversationFromHash(conversationId, hash ?? null) } };
   }
 
   async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean> {

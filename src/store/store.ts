@@ -125,6 +125,28 @@ export interface RecordWrite {
   owner?: string;
 }
 
+/** Where a record names a conversation (Store.getRecordAndConversation). */
+export interface ConversationLink {
+  /**
+   * The field of the record's JSON object whose string value is the conversation's handle (a 2025
+   * MCP session's `conversationId`); absent: the record's whole value is the handle (an alias).
+   */
+  field?: string;
+  /** The handle to read when the record is missing or names none (a webtool session's derived conversation). */
+  fallback?: string;
+  /** The owner tag whose namespace holds that conversation: its id is `<ownerTag>:<handle>`. */
+  ownerTag: string;
+  /** The conversation's idle TTL, refreshed by the read as getConversation refreshes it. */
+  idleTtlMs: number;
+}
+
+/** A record and the conversation it names, read together. */
+export interface LinkedRecord {
+  record: string | null;
+  /** Present when the record (or the link's fallback) names a conversation: its id, and what is stored under it (null: nothing). */
+  conversation?: { id: string; record: ConversationRecord | null };
+}
+
 /** How much of a conversation a turn may leave behind. */
 export interface TurnLimits {
   maxPrev: number;
@@ -218,6 +240,13 @@ export interface Store {
   putRecord(namespace: string, id: string, value: string, ttlMs: number, owner?: string): Promise<void>;
   /** Reads a record; when `touchTtlMs` is given its TTL is reset (sliding expiry). */
   getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null>;
+  /**
+   * getRecord, and the conversation the record names (linked-read.ts `linkedHandle`: its JSON
+   * `link.field`, or its whole value), else `link.fallback`, in `link.ownerTag`'s namespace, read as
+   * getConversation reads it: one Redis round trip where both live on one connection (issue 25: a
+   * 2025 MCP session's record, an alias), two in turn on a Cluster, where they live in different slots.
+   */
+  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord>;
   /**
    * Compare-and-set: writes `value` (its TTL now `ttlMs`) only while the record holds `expected`, or,
    * with `expected` null, only while there is none (a claim: of callers racing, one wins). A string

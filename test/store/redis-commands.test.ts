@@ -68,6 +68,7 @@ describeRedis('RedisStore: commands per operation and retention', () => {
     await store.getRecord('ns', 'warm', LONG);
     await store.deleteRecord('ns', 'warm');
     await store.recordTurn('warm:c', { query: 'q', agent: 'a' }, turn, { namespace: 'ns', id: 'warm', value: 'v', ttlMs: LONG });
+    await store.getRecordAndConversation('ns', 'warm', LONG, { field: 'c', ownerTag: 'warm', idleTtlMs: LONG });
 
     // eve fills her quota, then a third conversation recycles her oldest; then bob pushes out the class's oldest.
     expect(await commandsOf(store, () => store.recordTurn('eve:one', { query: 'q', agent: 'a' }, turn))).toEqual(['evalsha']);
@@ -88,15 +89,23 @@ describeRedis('RedisStore: commands per operation and retention', () => {
     expect(await commandsOf(store, () => store.recordTurn('bob:two', { query: 'q', agent: 'a' }, turn, { namespace: 'ns', id: 'r4', value: 'task', ttlMs: LONG, owner: 'bob' }))).toEqual(['evalsha']);
     expect(await store.getRecord('ns', 'r4')).toBe('task');
     expect((await store.getConversation('bob:two', LONG))?.prev).toEqual(['q']);
+    // A record (a 2025 MCP session) read with the conversation it names: one script for both.
+    await store.putRecord('ns', 's1', JSON.stringify({ conversationId: 'two' }), LONG);
+    const link = { field: 'conversationId', ownerTag: 'bob', idleTtlMs: LONG };
+    expect(await commandsOf(store, () => store.getRecordAndConversation('ns', 's1', LONG, link))).toEqual(['evalsha']);
+    expect((await store.getRecordAndConversation('ns', 's1', LONG, link)).conversation?.record?.prev).toEqual(['q']);
   });
 
   it('keeps exactly what the memory store keeps, whatever the turns, reads and attrs of verified and anonymous owners (property)', async () => {
     const owners = ['', 'anon1', 'p.alice'];
     const op = fc.record({
-      kind: fc.constantFrom('turn', 'turn+put', 'read', 'attr', 'put', 'get', 'delete'),
+      kind: fc.constantFrom('turn', 'turn+put', 'read', 'attr', 'put', 'put-link', 'get', 'linked', 'linked-value', 'delete'),
       owner: fc.constantFrom(...owners),
       handle: fc.constantFrom('a', 'b', 'c', ':d'),
       session: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }), { nil: undefined }),
+      // What a record names as its conversation (getRecordAndConversation): a handle, or no usable one.
+      names: fc.constantFrom<unknown>('a', 'b', ':d', '', null, 7, ['a'], undefined),
+      fallback: fc.constantFrom(undefined, '', 'c'),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 40, size: 'max' }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 3 }), async (ops, maxConversations, maxConversationsPerOwner) => {
@@ -118,9 +127,16 @@ describeRedis('RedisStore: commands per operation and retention', () => {
                 case 'attr':
                   return store.setConversationAttr(id, `k${i % 2}`, `v${i}`, LONG);
                 case 'put':
-                  return store.putRecord('ns', id, `v${i}`, LONG);
+                  // Every other value is a conversation's handle: what an alias holds ('linked-value').
+                  return store.putRecord('ns', id, i % 2 === 0 ? `v${i}` : o.handle, LONG);
+                case 'put-link':
+                  return store.putRecord('ns', id, JSON.stringify({ v: i, conversationId: o.names }), LONG);
                 case 'get':
                   return store.getRecord('ns', id, LONG);
+                case 'linked':
+                  return store.getRecordAndConversation('ns', id, LONG, { field: 'conversationId', ownerTag: o.owner, idleTtlMs: LONG, ...(o.fallback !== undefined ? { fallback: o.fallback } : {}) });
+                case 'linked-value':
+                  return store.getRecordAndConversation('ns', id, undefined, { ownerTag: o.owner, idleTtlMs: LONG, ...(o.fallback !== undefined ? { fallback: o.fallback } : {}) });
                 case 'delete':
                   return store.deleteRecord('ns', id);
               }

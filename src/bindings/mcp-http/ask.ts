@@ -27,9 +27,12 @@ export interface AskToolContext {
   progressToken: string | number | undefined;
 }
 
-function options(t: AskToolContext): CallOptions {
+/** The call's options; an ask also takes the session's conversation read ahead with its record (once: a later call reads it anew). */
+function options(t: AskToolContext, forAsk = false): CallOptions {
   const session = clientSessionOf(t.call, t.gateway.store);
-  return { ...callOptions(t.call, t.ctx.mcpReq.signal), ...(session ? { session } : {}) };
+  const readAhead = forAsk ? t.call.session?.readAhead : undefined;
+  if (readAhead) delete t.call.session!.readAhead;
+  return { ...callOptions(t.call, t.ctx.mcpReq.signal), ...(session ? { session } : {}), ...(readAhead ? { readAhead } : {}) };
 }
 
 /**
@@ -65,10 +68,10 @@ async function bindSessionConversation(response: CanonicalResponse, t: AskToolCo
  * "Progress"); the gateway's own step count is used only for agents that do not.
  */
 async function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
-  if (t.progressToken === undefined) return t.gateway.ask(request, { ...options(t), allowPromise: true });
+  if (t.progressToken === undefined) return t.gateway.ask(request, { ...options(t, true), allowPromise: true });
   let relayed = false;
   const relay = { progress: (p: { progress: number; total?: number; message?: string }) => ((relayed = true), t.channel.progress?.(p)) };
-  const live = await t.gateway.askStream(request, { ...options(t), client: relay });
+  const live = await t.gateway.askStream(request, { ...options(t, true), client: relay });
   let step = 0;
   let results = 0;
   const collected = await collectEvents(live.events, (e) => {
@@ -131,7 +134,7 @@ export async function startAskTask(args: unknown, t: AskToolContext): Promise<Pr
   try {
     const session = await withSessionConversation(parsed.data, t);
     bound = session.bound;
-    response = await t.gateway.ask(session.request, { ...options(t), allowPromise: true, promiseAfterMs: 0 });
+    response = await t.gateway.ask(session.request, { ...options(t, true), allowPromise: true, promiseAfterMs: 0 });
   } catch (err) {
     throw protocolError(err);
   }

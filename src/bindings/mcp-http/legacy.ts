@@ -106,10 +106,10 @@ export class LegacyEndpoint {
    * The caller's session a request names: 400 without the header, 404 when unknown — or another
    * principal's, answered exactly the same (the client starts over).
    */
-  private async session(req: Request, base: CallBase): Promise<McpSession | Response> {
+  private async session(req: Request, base: CallBase, readAhead = false): Promise<McpSession | Response> {
     const id = req.headers.get('mcp-session-id');
     if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    return (await this.deps.sessions.get(id, base.principal)) ?? jsonRpcError(404, -32001, 'Session not found');
+    return (await this.deps.sessions.get(id, base.principal, readAhead)) ?? jsonRpcError(404, -32001, 'Session not found');
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
@@ -140,7 +140,8 @@ export class LegacyEndpoint {
       return this.initialize(req, parsed, init.params, base, onSent);
     }
 
-    const session = await this.session(req, base);
+    // A POST may ask: its session's conversation is read with the record (one store round trip).
+    const session = await this.session(req, base, true);
     if (session instanceof Response) return session;
     const call: McpCall = { ...base, era: 'legacy', session };
     if (plain) return (await this.fast!.serve(plain, call, req, onSent)) ?? this.exchange(req, parsed, call, onSent);

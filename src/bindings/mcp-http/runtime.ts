@@ -38,7 +38,7 @@ export interface McpEngineOptions {
 
 /** Builds the binding's SDK handler and session endpoint once per mount (design.md "Mapping", NLWeb Appendix A). */
 export function createMcpEngine({ gateway, settings }: BindingContext, opts: McpEngineOptions = {}): McpEngine {
-  const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes);
+  const sessions = new McpSessions(gateway.store, settings.limits.maxSessionRecordBytes, gateway);
   const deps = { gateway, sessions, tasks: new McpTasks(gateway, settings.promiseTtlMs), taskExtension: new McpTaskExtension(gateway, settings.promiseTtlMs) };
   // The SDK hands the factory the Request it was given: the per-request facts ride along with it.
   const calls = new WeakMap<Request, McpCall>();

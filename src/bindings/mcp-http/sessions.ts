@@ -5,6 +5,7 @@ import { publishCreated } from '../../core/core-events.ts';
 import { newToken } from '../../core/ids.ts';
 import { isOwner, isVerifiedId, ownerTag } from '../../core/ownership.ts';
 import { VERIFIED_OWNER_MARK } from '../../store/store.ts';
+import type { Gateway, ReadAhead } from '../../core/gateway-types.ts';
 import type { Principal } from '../../core/principal.ts';
 import type { Store } from '../../store/store.ts';
 import { updateRecord, type RecordCodec } from '../../store/update-record.ts';
@@ -58,6 +59,8 @@ export interface McpSession {
   logLevel?: string;
   /** Its conversation (SessionRecordSchema); undefined: an older record, bound through an alias. */
   conversationId?: string | null;
+  /** That conversation, read with the record for this request's call (`get` with `readAhead`): used once. */
+  readAhead?: ReadAhead;
 }
 
 /**
@@ -73,6 +76,8 @@ export class McpSessions {
   constructor(
     private readonly store: Store,
     private readonly maxRecordBytes: number = DEFAULT_MAX_SESSION_RECORD_BYTES,
+    /** The core's read of a record with the conversation it names (issue 25: one round trip for both). */
+    private readonly reader?: Pick<Gateway, 'readRecordWithConversation'>,
   ) {}
 
   /**
@@ -101,10 +106,15 @@ export class McpSessions {
 
   /**
    * The live session with this id owned by `owner` (its TTL refreshed), or null when unknown, expired,
-   * deleted, or another principal's (the same answer: a session is no bearer handle).
+   * deleted, or another principal's (the same answer: a session is no bearer handle). With
+   * `readAhead` (a POST, which may call `ask`), the conversation the record names is read with it.
    */
-  async get(id: string, owner: Principal): Promise<McpSession | null> {
-    const raw = await this.store.getRecord(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS);
+  async get(id: string, owner: Principal, readAhead = false): Promise<McpSession | null> {
+    const read =
+      readAhead && this.reader
+        ? await this.reader.readRecordWithConversation(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS, 'conversationId', owner)
+        : { record: await this.store.getRecord(SESSION_NAMESPACE, id, SESSION_IDLE_TTL_MS) };
+    const raw = read.record;
     if (raw === null) return null;
     const stored = parseRecord(raw);
     if (!stored || !isOwner(stored.parsed.owner, owner)) return null;
@@ -116,6 +126,7 @@ export class McpSessions {
       ...(r.clientInfo ? { clientInfo: r.clientInfo } : {}),
       ...(r.logLevel ? { logLevel: r.logLevel } : {}),
       ...(r.conversationId !== undefined ? { conversationId: r.conversationId } : {}),
+      ...(read.conversation ? { readAhead: read.conversation } : {}),
     };
     this.lastRead.set(session, raw);
     return session;

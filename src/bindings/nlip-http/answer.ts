@@ -73,7 +73,8 @@ export async function answerMessage(x: Exchange, parsed: Accepted): Promise<Nlip
 /** The data path: the message as an ask, the response as a reply with the conversation tokens. */
 async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, opts: CallOptions): Promise<NlipMessage> {
   const owner = x.caller?.principal;
-  const known = await resolveConversation(x.gateway, style.tokens, owner);
+  const conversation = await resolveConversation(x.gateway, style.tokens, owner);
+  const { id: known, readAhead } = conversation;
   const { uploads, missing } = await loadUploads(x.gateway.store, message, owner);
   const ask = readAsk(message, { ...(known ? { conversationId: known } : {}), uploads });
   const notes = [...missing, ...ask.notes];
@@ -97,8 +98,8 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
   if (!ask.text && !(takesAttachments && ask.attachments.length > 0)) {
     return renderNotice(['The message has no question: send it as text (format "text").', ...notes].join('\n'), style, 'INVALID_QUERY');
   }
-  const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), allowPromise: true });
-  const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, known !== undefined, owner);
+  const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), ...(readAhead ? { readAhead } : {}), allowPromise: true });
+  const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, conversation, owner);
   return renderResponse(response, { ...style, tokens }, notes);
 }
 

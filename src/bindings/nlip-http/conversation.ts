@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Gateway } from '../../core/gateway-types.ts';
+import type { Gateway, ReadAhead } from '../../core/gateway-types.ts';
 import { handleProblem, MIN_CLIENT_HANDLE_CHARS } from '../../core/ownership.ts';
 import type { Principal } from '../../core/principal.ts';
 import { conversationTokenPart, type NlipPart } from '../../protocol/nlip/index.ts';
@@ -43,42 +43,54 @@ function handleOf(part: NlipPart): string | undefined {
   return hash('sha256', part.content, 'base64url');
 }
 
+/** The conversation a message's tokens name: its id, the peer token's mapping that named it, that conversation as read. */
+export interface KnownConversation {
+  id?: string;
+  /** The mapped handle (of one of the peer's own tokens) the id was read from, its TTL refreshed by that read. */
+  via?: string;
+  readAhead?: ReadAhead;
+}
+
 /**
  * 6.2 The gateway conversation the peer's tokens name, if any: a token the gateway minted names it
- * directly; otherwise the first of the peer's own tokens mapped to one.
+ * directly; otherwise the first of the peer's own tokens mapped to one, that conversation read with
+ * the mapping (`readAhead`, for the ask).
  */
-export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], owner: Principal | undefined): Promise<string | undefined> {
+export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], owner: Principal | undefined): Promise<KnownConversation> {
   const checked = tokens.slice(0, MAX_MAPPED_PER_MESSAGE);
   for (const t of checked) {
     const id = mintedConversation(t);
-    if (id !== undefined) return id;
+    if (id !== undefined) return { id };
   }
   for (const t of checked) {
     const handle = handleOf(t);
     if (handle === undefined) continue;
-    const id = await gateway.resolveConversation(ALIAS_KIND, handle, owner);
-    if (id) return id;
+    // The mapped conversation is read with the mapping: the ask then continues it without a read.
+    const { conversationId, readAhead } = await gateway.resolveConversationAhead(ALIAS_KIND, handle, owner);
+    if (conversationId) return { id: conversationId, via: handle, ...(readAhead ? { readAhead } : {}) };
   }
-  return undefined;
+  return {};
 }
 
 /**
  * 6.2 The token parts for a reply: every received token exactly (subformat, content, label), plus the
  * gateway's own token when the conversation is new (`minted`). The peer's own tokens are (re)bound to
- * `conversationId`, refreshing their TTL.
+ * `conversationId`, refreshing their TTL; all but the one whose mapping `known` was just read from,
+ * when it still names the same conversation (that read refreshed it: issue 25, a store write fewer).
  */
 export async function replyTokens(
   gateway: Gateway,
   received: NlipPart[],
   conversationId: string | undefined,
-  known: boolean,
+  known: KnownConversation,
   owner: Principal | undefined,
 ): Promise<NlipPart[]> {
   const echoed = received.map((t) => ({ ...t }));
   if (conversationId === undefined) return echoed;
   for (const part of echoed.slice(0, MAX_MAPPED_PER_MESSAGE)) {
     const handle = handleOf(part);
-    if (handle !== undefined) await gateway.bindConversation(ALIAS_KIND, handle, conversationId, owner);
+    if (handle === undefined || (handle === known.via && conversationId === known.id)) continue;
+    await gateway.bindConversation(ALIAS_KIND, handle, conversationId, owner);
   }
-  return known ? echoed : [...echoed, conversationTokenPart(`${MINTED_PREFIX}${conversationId}`)];
+  return known.id !== undefined ? echoed : [...echoed, conversationTokenPart(`${MINTED_PREFIX}${conversationId}`)];
 }

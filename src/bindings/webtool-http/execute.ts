@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { hash } from 'node:crypto';
 import { describeIssues, GatewayError } from '../../base/errors.ts';
-import type { CallOptions, Gateway } from '../../core/gateway-types.ts';
+import type { CallOptions, Gateway, ReadAhead } from '../../core/gateway-types.ts';
 import { handleProblem } from '../../core/ownership.ts';
 import { AskRequestSchema, AwaitRequestSchema, inConversation, type AskRequest } from '../../protocol/nlweb/index.ts';
 import { createCachedValidator, type ExecutionRequest } from '../../protocol/webtool/index.ts';
@@ -72,13 +72,17 @@ async function ask(c: Context, gateway: Gateway, call: Call, config: GatewayWebt
   const { sessionId } = call.body;
   const problem = sessionId ? handleProblem(sessionId, 'sessionId') : undefined;
   if (problem) return sendError(c, 'SCHEMA_ERROR', problem);
+  let readAhead: ReadAhead | undefined;
   if (sessionId) {
     // A session an earlier release bound through an alias keeps its conversation until the alias
-    // expires (conversationIdleTtlMs after its last use); every other one has its derived id.
-    const bound = await gateway.resolveConversation(SESSION_KIND, sessionHandle(call.agent, sessionId), call.opts.principal);
-    request = inConversation(request, bound ?? sessionConversationId(call.agent, sessionId));
+    // expires (conversationIdleTtlMs after its last use); every other one has its derived id. Either
+    // conversation is read with the alias, in one store round trip.
+    const derived = sessionConversationId(call.agent, sessionId);
+    const bound = await gateway.resolveConversationAhead(SESSION_KIND, sessionHandle(call.agent, sessionId), call.opts.principal, derived);
+    request = inConversation(request, bound.conversationId ?? derived);
+    readAhead = bound.readAhead;
   }
-  return sendCanonical(c, await gateway.ask(request, { ...call.opts, allowPromise: true }));
+  return sendCanonical(c, await gateway.ask(request, { ...call.opts, allowPromise: true, ...(readAhead ? { readAhead } : {}) }));
 }
 
 async function awaitPromise(c: Context, gateway: Gateway, call: Call): Promise<Response> {
