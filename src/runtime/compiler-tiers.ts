@@ -25,9 +25,10 @@ let pausedMaglev = false;
  * running the compilers made ≈ 6 MiB of their own code in the node binary resident for the
  * replica's whole idle life (docs/benchmarks.md, "Seventh round"). Sparkplug and the interpreter
  * still run start-up. Returns whether it paused: not when the operator set compiler options of
- * their own (`execArgv`, `NODE_OPTIONS`). Maglev is paused only where it runs by default. What
- * loads before this (the entry's one shared chunk) still gets one function of Node's path code
- * optimized, ≈ 2 MiB (docs/benchmarks.md); Node refuses these flags in NODE_OPTIONS.
+ * their own (`execArgv`, `NODE_OPTIONS`). Maglev is paused only where it runs by default. The
+ * entry that calls this is built apart and imports no module of the bundle first (scripts/build.mjs
+ * `entryBuild`): loading one got Node's path code optimized before the pause, ≈ 2 MiB
+ * (docs/benchmarks.md, "Eighth round"). Node refuses these flags in NODE_OPTIONS.
  */
 export function pauseOptimizingCompilers(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '', maglev: boolean = maglevByDefault()): boolean {
   if (paused || OPERATOR_CHOICE.test(`${execArgv.join(' ')} ${nodeOptions}`)) return false;

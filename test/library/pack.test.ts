@@ -64,7 +64,7 @@ afterAll(async () => {
 describe('the packed package', () => {
   it('holds the library, its types, the CLI and the console, and no sources or tests', async () => {
     const files = (await run('tar', ['-tzf', tarball])).stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/cli.js', 'dist/console/app.js', 'bin/nlgate.js']));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/cli.js', 'dist/cli-main.js', 'dist/console/app.js', 'bin/nlgate.js']));
     expect(files.filter((f) => /^(src|test|adapters|console\/src)\//.test(f) || f.endsWith('.map'))).toEqual([]);
   });
 
