@@ -89,11 +89,12 @@ return 1
  * GET_RECORD, then the conversation the record names (linked-read.ts `linkedHandle`, which this
  * mirrors: its JSON field, or with mode `value` its whole value), else the fallback handle, read as
  * GET_CONVERSATION reads it. KEYS: record, its class index, the conversation owner's index, the
- * conversations' class index. ARGV: touchTtl or '', member, score, mode (`json` | `value`), field,
- * the conversation key less its handle (`…conv:{c<k>}:<ownerTag>:`), owner tag, idleTtl, fallback
- * or '' → {record | false} | {record | false, handle} | {record | false, handle, HGETALL}. The
- * conversation's key is not in KEYS (it comes from the record): single-node and Sentinel only,
- * never sent to a Cluster.
+ * conversations' class index, and the conversation key less its handle (`…conv:{c<k>}:<ownerTag>:`,
+ * no key itself: a KEY so that it carries whatever prefix the client adds, as the others do). ARGV:
+ * touchTtl or '', member, score, mode (`json` | `value`), field, owner tag, idleTtl, fallback or '' →
+ * {record | false} | {record | false, handle} | {record | false, handle, HGETALL}. The conversation's
+ * own key comes from the record, so it is not in KEYS: single-node and Sentinel only, never sent to
+ * a Cluster.
  */
 export const GET_RECORD_AND_CONVERSATION = `
 local v = redis.call('GET', KEYS[1])
@@ -111,11 +112,11 @@ if v then
     end
   end
 end
-if not handle and ARGV[9] ~= '' then handle = ARGV[9] end
+if not handle and ARGV[8] ~= '' then handle = ARGV[8] end
 if not handle then return {v} end
-local conv = ARGV[6] .. handle
-if redis.call('PEXPIRE', conv, ARGV[8]) == 0 then return {v, handle} end
+local conv = KEYS[5] .. handle
+if redis.call('PEXPIRE', conv, ARGV[7]) == 0 then return {v, handle} end
 redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ':' .. handle)
-redis.call('ZADD', KEYS[4], 'XX', ARGV[3], ARGV[7] .. ':' .. handle)
+redis.call('ZADD', KEYS[4], 'XX', ARGV[3], ARGV[6] .. ':' .. handle)
 return {v, handle, redis.call('HGETALL', conv)}
 `;

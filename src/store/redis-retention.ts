@@ -159,7 +159,7 @@ interface RetentionScripts {
   nlgateGetConversation(conversation: string, ownerIndex: string, classIndex: string, ...args: Arg[]): Promise<string[] | null>;
   nlgatePutRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateGetRecord(record: string, classIndex: string, ...args: Arg[]): Promise<string | null>;
-  nlgateGetRecordAndConversation(record: string, classIndex: string, ownerIndex: string, conversationIndex: string, ...args: Arg[]): Promise<LinkedReply>;
+  nlgateGetRecordAndConversation(record: string, classIndex: string, ownerIndex: string, conversationIndex: string, conversationStem: string, ...args: Arg[]): Promise<LinkedReply>;
   nlgateReplaceRecord(record: string, classIndex: string, ownerIndex: string, ...args: Arg[]): Promise<number>;
   nlgateDeleteRecord(record: string, classIndex: string, ownerIndex: string, member: string): Promise<number>;
 }
@@ -171,7 +171,7 @@ const SCRIPTS: Record<keyof RetentionScripts, { lua: string; numberOfKeys: numbe
   nlgateGetConversation: { lua: GET_CONVERSATION, numberOfKeys: 3 },
   nlgatePutRecord: { lua: PUT_RECORD, numberOfKeys: 3 },
   nlgateGetRecord: { lua: GET_RECORD, numberOfKeys: 2 },
-  nlgateGetRecordAndConversation: { lua: GET_RECORD_AND_CONVERSATION, numberOfKeys: 4 },
+  nlgateGetRecordAndConversation: { lua: GET_RECORD_AND_CONVERSATION, numberOfKeys: 5 },
   nlgateReplaceRecord: { lua: REPLACE_RECORD, numberOfKeys: 3 },
   nlgateDeleteRecord: { lua: DELETE_RECORD, numberOfKeys: 3 },
 };
@@ -264,7 +264,7 @@ export class RedisRetention {
     const [key, index, member] = this.recordKeys(namespace, id);
     const k = this.conversationKeys(`${link.ownerTag}:`);
     const mode = link.field === undefined ? 'value' : 'json';
-    return this.scripts.nlgateGetRecordAndConversation(key, index, k.ownerIndex, k.classIndex, touchTtlMs, member, this.score(), mode, link.field ?? '', k.conversation, link.ownerTag, link.idleTtlMs, link.fallback ?? '');
+    return this.scripts.nlgateGetRecordAndConversation(key, index, k.ownerIndex, k.classIndex, k.conversation, touchTtlMs, member, this.score(), mode, link.field ?? '', link.ownerTag, link.idleTtlMs, link.fallback ?? '');
   }
 
   /** Writes record `namespace:id` when it holds `expected`, or none when null (1), or leaves it as it is (0). */

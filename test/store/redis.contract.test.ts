@@ -107,4 +107,17 @@ describeRedis('RedisStore on a spawned redis-server', () => {
     client.disconnect();
     await deleteKeys(admin, `kp:${prefix}`);
   });
+  it('a record and the conversation it names are read under the client\'s ioredis keyPrefix (the script builds the conversation\'s key from the record)', async () => {
+    const client = new Redis(server.url, { keyPrefix: 'kp:' });
+    const prefix = `nlgate-kl-${randomBytes(4).toString('hex')}:`;
+    const store = new RedisStore({ client, prefix, log: silentLogger });
+    await store.recordTurn('eve:c1', { query: 'q', agent: 'a' }, { maxPrev: 3, idleTtlMs: 60_000 });
+    await store.putRecord('mcp-session', 's1', '{"conversationId":"c1"}', 60_000);
+    const read = await store.getRecordAndConversation('mcp-session', 's1', 60_000, { field: 'conversationId', ownerTag: 'eve', idleTtlMs: 60_000 });
+    expect(read.conversation?.record?.prev).toEqual(['q']);
+    expect(await admin.exists(`kp:${prefix}conv:{ca}:eve:c1`)).toBe(1);
+    await store.close();
+    client.disconnect();
+    await deleteKeys(admin, `kp:${prefix}`);
+  });
 });
