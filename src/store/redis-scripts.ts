@@ -12,7 +12,8 @@
  *
  * Promise fields the scripts read are scalars (status, owner, leaseUntil); JSON fields (response,
  * request) pass through as opaque strings and are never decoded in Lua. The conversation and record
- * scripts, which keep the retention caps as they write, are in redis-retention.ts.
+ * scripts, which keep the retention caps as they write, are in redis-conversation-scripts.ts and
+ * redis-record-scripts.ts (run by redis-retention.ts).
  */
 import type { Cluster, Redis } from 'ioredis';
 
