@@ -83,8 +83,30 @@ describe('Conversations', () => {
     expect(bobs.view.id).not.toBe((await conversations.begin(ask('x', id), 'a', alice)).view.id);
     expect((await conversations.begin(ask('again', id), 'a', alice)).view).toMatchObject({ prev: ['alice only'], upstreamSession: { secret: 1 } });
     await conversations.bindAlias('nlip', 'token-of-alice', 'conv_x', alice);
-    expect(await conversations.resolveAlias('nlip', 'token-of-alice', alice)).toBe('conv_x');
-    expect(await conversations.resolveAlias('nlip', 'token-of-alice', bob)).toBeNull();
+    expect((await conversations.resolveAlias('nlip', 'token-of-alice', alice)).conversationId).toBe('conv_x');
+    expect(await conversations.resolveAlias('nlip', 'token-of-alice', bob)).toEqual({ conversationId: null });
+    await store.close();
+  });
+
+  it('an alias is read with the conversation it names, and begin takes that read only for the same conversation (issue 25)', async () => {
+    const store = new MemoryStore();
+    const conversations = new Conversations(store, { idleTtlMs: 60_000, maxPrev: 10 });
+    const id = 'conversation-read-ahead-01';
+    await conversations.finish(await conversations.begin(ask('first', id), 'a', alice), 'a');
+    await conversations.bindAlias('nlip', 'token-of-alice', id, alice);
+    const { conversationId, readAhead } = await conversations.resolveAlias('nlip', 'token-of-alice', alice);
+    expect(conversationId).toBe(id);
+    expect(readAhead?.record?.prev).toEqual(['first']);
+    const reads: string[] = [];
+    const get = store.getConversation.bind(store);
+    store.getConversation = (key, ttl) => (reads.push(key), get(key, ttl));
+    expect((await conversations.begin(ask('second', id), 'a', alice, readAhead)).request.context?.prev).toEqual(['first']);
+    expect(reads).toEqual([]);
+    // Another conversation than the one read ahead: read from the store.
+    await conversations.begin(ask('elsewhere', 'another-conversation-0001'), 'a', alice, readAhead);
+    expect(reads).toHaveLength(1);
+    // A fallback handle is read when the alias names none.
+    expect((await conversations.resolveAlias('webtool', 'no-such-alias-0001', alice, id)).readAhead?.record?.prev).toEqual(['first']);
     await store.close();
   });
 });

@@ -115,13 +115,11 @@ export class Conversations {
     await this.store.setConversationAttr(turn.key, key, value, this.opts.idleTtlMs);
   }
 
-  /** Maps an external handle (NLIP token, webtool sessionId, MCP session) of `owner` to a conversation id. */
-  async resolveAlias(kind: string, handle: string, owner: Principal | undefined): Promise<string | null> {
-    return this.store.getRecord(`alias:${kind}`, scopedHandle(owner, kind, handle), this.opts.idleTtlMs);
-  }
-
-  /** resolveAlias, and the conversation the alias names (else the `fallback` handle) read in the same store trip. */
-  async resolveAliasAhead(kind: string, handle: string, owner: Principal | undefined, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
+  /**
+   * Maps an external handle (NLIP token, webtool sessionId, MCP session) of `owner` to a conversation
+   * id, and reads the conversation it names (else the `fallback` handle's) in the same store trip.
+   */
+  async resolveAlias(kind: string, handle: string, owner: Principal | undefined, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
     const link = { ownerTag: ownerTag(owner), idleTtlMs: this.opts.idleTtlMs, ...(fallback ? { fallback } : {}) };
     const read = await this.store.getRecordAndConversation(`alias:${kind}`, scopedHandle(owner, kind, handle), this.opts.idleTtlMs, link);
     return { conversationId: read.record, ...(read.conversation ? { readAhead: read.conversation } : {}) };

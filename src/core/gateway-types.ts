@@ -121,16 +121,12 @@ export interface Gateway {
 
   /**
    * Maps an external conversation handle (NLIP conversation token, webtool sessionId, MCP session id,
-   * A2A contextId) to a gateway conversation id; returns null when unknown, expired, or owned by
-   * another principal than `owner`.
-   */
-  resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null>;
-  /**
-   * resolveConversation, and in the same store round trip the conversation it names, or else the
-   * conversation `fallback` (a handle the binding derives) when the handle names none: hand
+   * A2A contextId) to a gateway conversation id: null when unknown, expired, or owned by another
+   * principal than `owner`. In the same store round trip it reads the conversation the handle names,
+   * or else the conversation `fallback` (a handle the binding derives) when it names none: hand that
    * `readAhead` to the call that continues it (issue 25: one round trip fewer per call).
    */
-  resolveConversationAhead(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }>;
+  resolveConversation(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }>;
   /**
    * Binds an external handle to a conversation (same TTL as the conversation). With `owner`, only
    * that principal resolves it again; anyone else gets null, as for a handle that never existed.

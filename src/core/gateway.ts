@@ -210,12 +210,8 @@ class GatewayCore implements Gateway {
     });
   }
 
-  resolveConversation(kind: string, handle: string, owner?: Principal): Promise<string | null> {
-    return this.conversations.resolveAlias(kind, handle, owner);
-  }
-
-  resolveConversationAhead(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
-    return this.conversations.resolveAliasAhead(kind, handle, owner, fallback);
+  resolveConversation(kind: string, handle: string, owner?: Principal, fallback?: string): Promise<{ conversationId: string | null; readAhead?: ReadAhead }> {
+    return this.conversations.resolveAlias(kind, handle, owner, fallback);
   }
 
   bindConversation(kind: string, handle: string, conversationId: string, owner?: Principal): Promise<void> {

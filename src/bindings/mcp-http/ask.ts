@@ -43,7 +43,13 @@ function options(t: AskToolContext, forAsk = false): CallOptions {
 async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<{ request: AskRequest; bound?: string }> {
   const session = t.call.session;
   if (!session || request.meta?.session_context?.conversation_id !== undefined) return { request };
-  const conversationId = session.conversationId !== undefined ? session.conversationId : await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
+  let conversationId = session.conversationId;
+  if (conversationId === undefined) {
+    // An older record's alias, read with the conversation it names (taken as the session's read-ahead).
+    const alias = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
+    conversationId = alias.conversationId;
+    if (alias.readAhead) session.readAhead = alias.readAhead;
+  }
   if (!conversationId) return { request };
   return { request: inConversation(request, conversationId), bound: conversationId };
 }

@@ -66,7 +66,7 @@ export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], 
     const handle = handleOf(t);
     if (handle === undefined) continue;
     // The mapped conversation is read with the mapping: the ask then continues it without a read.
-    const { conversationId, readAhead } = await gateway.resolveConversationAhead(ALIAS_KIND, handle, owner);
+    const { conversationId, readAhead } = await gateway.resolveConversation(ALIAS_KIND, handle, owner);
     if (conversationId) return { id: conversationId, via: handle, ...(readAhead ? { readAhead } : {}) };
   }
   return {};

@@ -78,7 +78,7 @@ async function ask(c: Context, gateway: Gateway, call: Call, config: GatewayWebt
     // expires (conversationIdleTtlMs after its last use); every other one has its derived id. Either
     // conversation is read with the alias, in one store round trip.
     const derived = sessionConversationId(call.agent, sessionId);
-    const bound = await gateway.resolveConversationAhead(SESSION_KIND, sessionHandle(call.agent, sessionId), call.opts.principal, derived);
+    const bound = await gateway.resolveConversation(SESSION_KIND, sessionHandle(call.agent, sessionId), call.opts.principal, derived);
     request = inConversation(request, bound.conversationId ?? derived);
     readAhead = bound.readAhead;
   }
