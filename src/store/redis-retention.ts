@@ -22,7 +22,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { GET_CONVERSATION, RECORD_TURN, RECORD_TURN_AND_PUT, SET_CONVERSATION_ATTR } from './redis-conversation-scripts.ts';
 import { DELETE_RECORD, GET_RECORD, GET_RECORD_AND_CONVERSATION, PUT_RECORD, REPLACE_RECORD } from './redis-record-scripts.ts';
-import { conversationOwner, ownedByVerified, type RecordWrite, type StoreCaps } from './store.ts';
+import { conversationOwner, ownedByVerified, type ConversationLink, type RecordWrite, type StoreCaps } from './store.ts';
 
 type Arg = string | number;
 /** GET_RECORD_AND_CONVERSATION's reply: the record (null: none), the handle read, that conversation's hash. */
@@ -136,7 +136,7 @@ export class RedisRetention {
    * getRecord, and the conversation `<ownerTag>:<handle>` the record names (Store.getRecordAndConversation),
    * read as getConversation reads it: one script. Not on a Cluster (the conversation is in another slot).
    */
-  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | '', link: { field?: string; fallback?: string; ownerTag: string; idleTtlMs: number }): Promise<LinkedReply> {
+  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | '', link: ConversationLink): Promise<LinkedReply> {
     const [key, index, member] = this.recordKeys(namespace, id);
     const k = this.conversationKeys(`${link.ownerTag}:`);
     const mode = link.field === undefined ? 'value' : 'json';

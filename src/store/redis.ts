@@ -21,7 +21,7 @@ import { createRedisClient, DEFAULT_TUNING, parseRedisUrl, type RedisTuning } fr
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { LimiterCache, wrapLimiter, type Limiter } from './limiter.ts';
 import { DEFAULT_STORE_CAPS, type ConversationLink, type ConversationRecord, type LinkedRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type Store, type StoreCaps, type StoredBlob, type TurnLimits, type TurnRecord } from './store.ts';
-import { readLinkedInTurn } from './linked-read.ts';
+import { linkedConversationId, readLinkedInTurn } from './linked-read.ts';
 
 type Client = Redis | Cluster;
 
@@ -235,7 +235,7 @@ export class RedisStore implements Store {
     const touch = touchTtlMs === undefined ? '' : ms(touchTtlMs);
     const [record, handle, hash] = await this.run(() => this.retention.getRecordAndConversation(namespace, id, touch, { ...link, idleTtlMs: ms(link.idleTtlMs) }));
     if (handle === undefined) return { record };
-    const conversationId = `${link.ownerTag}:${handle}`;
+    const conversationId = linkedConversationId(link.ownerTag, handle);
     return { record, conversation: { id: conversationId, record: conversationFromHash(conversationId, hash ?? null) } };
   }
 
