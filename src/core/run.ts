@@ -1,6 +1,7 @@
 import type { AgentEvent } from './events.ts';
 import type { Logger } from '../base/logger.ts';
 import { GatewayError, toGatewayError } from '../base/errors.ts';
+import { isSyncSource, replyOf } from './reply-events.ts';
 
 /** Upstream `_meta` keys the gateway owns and therefore never copies from an upstream. */
 const OWNED_META_KEYS = new Set(['response_type', 'version', 'session_context', 'streaming', 'response_format']);
@@ -99,15 +100,25 @@ export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, 
 /**
  * Runs an agent's event stream to its end, normalised as `normalizeEvents` does, handing each
  * event to `sink` as it comes: for a caller that collects the answer, this is one loop over the
- * source instead of a generator in between (a promise per event; issue 25).
+ * source instead of a generator in between (a promise per event; issue 25). An adapter's
+ * `replyEvents` whose reply was JSON is taken whole, with no promise per event at all.
  */
 export async function runToEnd(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal, log: Pick<Logger, 'error'> | undefined, sink: (event: AgentEvent) => void): Promise<void> {
   const normalizer = new EventNormalizer(sink);
+  // False once nothing more is taken: the call was aborted, or the stream is over.
+  const take = (event: AgentEvent): boolean => {
+    if (signal.aborted) return false;
+    normalizer.accept(event);
+    return !normalizer.done;
+  };
   try {
-    for await (const event of source()) {
-      if (signal.aborted) break;
-      normalizer.accept(event);
-      if (normalizer.done) break;
+    const events = source();
+    const reply = replyOf(events);
+    const body = reply ? await reply : events;
+    if (isSyncSource(body)) {
+      for (const event of body) if (!take(event)) break;
+    } else {
+      for await (const event of body) if (!take(event)) break;
     }
     if (signal.aborted) throw aborted(signal);
   } catch (err) {

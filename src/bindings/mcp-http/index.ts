@@ -57,13 +57,19 @@ function routes(ctx: BindingContext, opts: McpEngineOptions): Hono {
       if (!plain) {
         // A plain 2026-07-28 tools/call, tools/list or server/discover, without an SDK server (issue 25).
         const fast = await engine.fast?.(req, { ...base, era: 'modern' }, parsedBody);
-        if (fast) return fast;
+        if (fast) {
+          // Always one JSON body (fast-path.ts): the telemetry need not read its headers to know.
+          c.set('eventStream', false);
+          return fast;
+        }
         if (!(await rt.isLegacyRequest(req, parsedBody, { maxRequestBodySize: settings.bodyLimitBytes }))) {
           return await engine.modern(req, { ...base, era: 'modern' }, parsedBody);
         }
       }
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      return await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined, plain);
+      const res = await engine.legacy.handle(req, base, parsedBody, outgoing ? (done) => void outgoing.once('close', done) : undefined, plain);
+      if (rt.isWholeAnswer(res)) c.set('eventStream', false);
+      return res;
     } catch (err) {
       reportError(gateway.log, c, err, 'MCP binding');
       return jsonRpcError(500, -32603, 'Internal error');

@@ -18,6 +18,7 @@ import { McpTasks } from './tasks.ts';
 import { toolSurface } from './tools.ts';
 
 export { isLegacyRequest };
+export { isWholeAnswer } from './sse-answer.ts';
 
 /** The two legs of the binding: the SDK's per-request handler (2026-07-28) and the 2025 session endpoint. */
 export interface McpEngine {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SseAnswer, sseFrame } from './sse-answer.ts';
+import { SseAnswer, isWholeAnswer, oneWriteAnswer, sseFrame } from './sse-answer.ts';
 
 const message = { result: {}, jsonrpc: '2.0', id: 1 };
 const HEADERS = { 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' };
@@ -62,5 +62,20 @@ describe('an SSE answer framed as the SDK transport frames it (issue 25)', () =>
     await (await late.response).body!.cancel();
     expect(cancelled).toHaveBeenCalledOnce();
     late.end(message); // nobody is left to read it: no error
+  });
+
+  it('tells a whole answer (one write, complete) from a streamed one, which the telemetry must time to its end', async () => {
+    expect(isWholeAnswer(oneWriteAnswer(message))).toBe(true);
+    const inTime = new SseAnswer(undefined, 1000);
+    inTime.end(message);
+    expect(isWholeAnswer(await inTime.response)).toBe(true);
+
+    vi.useFakeTimers();
+    const late = new SseAnswer(undefined, 10);
+    await vi.advanceTimersByTimeAsync(10);
+    const streamed = await late.response;
+    expect(isWholeAnswer(streamed)).toBe(false);
+    late.end(message);
+    expect(isWholeAnswer(new Response(sseFrame(message)))).toBe(false);
   });
 });

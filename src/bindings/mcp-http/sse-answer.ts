@@ -31,9 +31,28 @@ export function sseFrame(message: unknown): string {
 
 const encoder = new TextEncoder();
 
+/** The SSE answers that went out whole (one write): no stream stays open behind them. */
+const whole = new WeakSet<Response>();
+
+/** An SSE answer whose whole body is a string, already complete. */
+function wholeAnswer(text: string): Response {
+  const res = new Response(text, { status: 200, headers: sseHeaders() });
+  whole.add(res);
+  return res;
+}
+
+/**
+ * Whether `res` is an SSE answer that went out in one write, complete: the binding tells the HTTP
+ * telemetry so, which then neither reads its headers nor waits for its end (each ≈ 1–2 µs of a
+ * session call; a streamed answer is still timed to its last byte).
+ */
+export function isWholeAnswer(res: Response): boolean {
+  return whole.has(res);
+}
+
 /** An answer that is ready: headers and its one message in one write. */
 export function oneWriteAnswer(message: unknown): Response {
-  return new Response(sseFrame(message), { status: 200, headers: sseHeaders() });
+  return wholeAnswer(sseFrame(message));
 }
 
 /**
@@ -60,7 +79,7 @@ export class SseAnswer {
   end(message?: unknown): void {
     clearTimeout(this.timer);
     const text = message === undefined ? '' : sseFrame(message);
-    if (this.state === 'waiting') this.resolve(new Response(text, { status: 200, headers: sseHeaders() }));
+    if (this.state === 'waiting') this.resolve(wholeAnswer(text));
     else if (this.state === 'streaming') {
       try {
         if (text) this.controller!.enqueue(encoder.encode(text));
