@@ -1,6 +1,7 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
+import { eventsFromReply } from '../../src/core/reply-events.ts';
 import { assertUpstreamOk, UpstreamClient } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import { messageParts, parseNlipMessage, toWire, type NlipMessage } from '../../src/protocol/nlip/index.ts';
@@ -57,27 +58,30 @@ export class NlipAgent implements Agent {
   }
 
   /** Design mapping table: the ask as one NLIP message, the reply as events. */
-  async *ask(request: AskRequest, ctx: CallContext): AsyncGenerator<AgentEvent> {
-    const session = UpstreamSession.load(ctx, this.name);
-    const labelOpt = this.config.label !== undefined ? { label: this.config.label } : {};
-    const msg = buildAskMessage(request, session.tokenParts(), { ...labelOpt, withContext: !session.hasTokens });
-    const reply = await this.exchange(msg, ctx, session);
-    yield* replyEvents(reply, this.name, (token) => this.pack(token, session));
+  ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
+    return eventsFromReply(async () => {
+      const session = UpstreamSession.load(ctx, this.name);
+      const labelOpt = this.config.label !== undefined ? { label: this.config.label } : {};
+      const msg = buildAskMessage(request, session.tokenParts(), { ...labelOpt, withContext: !session.hasTokens });
+      const reply = await this.exchange(msg, ctx, session);
+      return replyEvents(reply, this.name, (token) => this.pack(token, session));
+    });
   }
 
   /** NLWeb 4.2 over NLIP: the promise token sent back checks in; cancel is a control message. */
-  async *await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncGenerator<AgentEvent> {
-    const packed = unpackPromise(token);
-    const upstreamToken = packed?.token ?? token;
-    const session = UpstreamSession.load(ctx, this.name, packed?.session);
-    const tokens = session.tokenParts();
-    if (action === 'cancel') {
-      await this.exchange(buildCancelMessage(upstreamToken, tokens), ctx, session).catch(() => undefined);
-      yield { type: 'error', code: 'CANCELLED', message: 'The call was cancelled' };
-      return;
-    }
-    const reply = await this.exchange(buildCheckinMessage(upstreamToken, tokens), ctx, session);
-    yield* replyEvents(reply, this.name, (t) => this.pack(t, session));
+  await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncIterable<AgentEvent> {
+    return eventsFromReply(async () => {
+      const packed = unpackPromise(token);
+      const upstreamToken = packed?.token ?? token;
+      const session = UpstreamSession.load(ctx, this.name, packed?.session);
+      const tokens = session.tokenParts();
+      if (action === 'cancel') {
+        await this.exchange(buildCancelMessage(upstreamToken, tokens), ctx, session).catch(() => undefined);
+        return [{ type: 'error', code: 'CANCELLED', message: 'The call was cancelled' }];
+      }
+      const reply = await this.exchange(buildCheckinMessage(upstreamToken, tokens), ctx, session);
+      return replyEvents(reply, this.name, (t) => this.pack(t, session));
+    });
   }
 
   private pack(token: string, session: UpstreamSession): string {

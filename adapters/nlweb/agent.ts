@@ -1,7 +1,7 @@
 import type { AdapterDeps, Agent, AgentDescription, CallContext, CommonAgentConfig } from '../../src/core/agent.ts';
 import { GatewayError } from '../../src/base/errors.ts';
 import type { AgentEvent } from '../../src/core/events.ts';
-import { replyEvents, type ReplyEventSource } from '../../src/core/reply-events.ts';
+import { eventsFromReply, type ReplyEventSource } from '../../src/core/reply-events.ts';
 import { assertUpstreamOk, UpstreamClient, type UpstreamResponse } from '../../src/core/upstream/index.ts';
 import type { AskRequest } from '../../src/protocol/nlweb/index.ts';
 import type { NlwebAdapterConfig } from './config.ts';
@@ -53,7 +53,7 @@ export class NlwebAgent implements Agent {
 
   /** Spec 3 + 6: asks the upstream, over SSE when configured, and streams its answer. */
   ask(request: AskRequest, ctx: CallContext): AsyncIterable<AgentEvent> {
-    return replyEvents(async () => {
+    return eventsFromReply(async () => {
       const body = buildAskBody(onUpstreamScale(request, this.config.scoreScale), ctx, this.config);
       return this.reply(await this.post(this.askUrl, body, ctx, this.config.streaming), ctx);
     });
@@ -61,12 +61,12 @@ export class NlwebAgent implements Agent {
 
   /** Spec 4.2: checks in on (or cancels) the upstream's own promise `token`. */
   await(token: string, action: 'checkin' | 'cancel', ctx: CallContext): AsyncIterable<AgentEvent> {
-    return replyEvents(async () => this.reply(await this.post(this.awaitUrl, buildAwaitBody(token, action, this.config), ctx, false), ctx));
+    return eventsFromReply(async () => this.reply(await this.post(this.awaitUrl, buildAwaitBody(token, action, this.config), ctx, false), ctx));
   }
 
   /**
    * The reply's events (reply.ts), scores on the gateway's scale: a JSON reply mapped whole, as an
-   * array the core takes whole (replyEvents), an SSE one as it arrives.
+   * array the core takes whole (eventsFromReply), an SSE one as it arrives.
    */
   private async reply(res: UpstreamResponse, ctx: CallContext): Promise<ReplyEventSource> {
     const scale = this.config.scoreScale;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from './events.ts';
-import { isSyncSource, replyEvents, replyOf } from './reply-events.ts';
+import { isSyncSource, eventsFromReply, replyOf } from './reply-events.ts';
 import { normalizeEvents, runToEnd } from './run.ts';
 
 const eventArb: fc.Arbitrary<AgentEvent> = fc.oneof(
@@ -37,7 +37,7 @@ function replyOfCase(c: ReplyCase) {
       yield c.events[i]!;
     }
   }
-  const events = replyEvents(async () => {
+  const events = eventsFromReply(async () => {
     if (c.abortsFirst) abort.abort();
     if (c.failsFirst) throw new Error('the upstream failed');
     return c.whole ? c.events.slice() : stream();
@@ -45,7 +45,7 @@ function replyOfCase(c: ReplyCase) {
   return { events, signal: abort.signal };
 }
 
-describe('replyEvents (an adapter reply the core may take whole)', () => {
+describe('eventsFromReply (an adapter reply the core may take whole)', () => {
   it('runToEnd frames it exactly as normalizeEvents frames the same reply iterated event by event', async () => {
     await fc.assert(
       fc.asyncProperty(replyArb, async (c) => {
@@ -61,12 +61,12 @@ describe('replyEvents (an adapter reply the core may take whole)', () => {
 
   it('iterates as the reply events in order, for any caller that does not know it', async () => {
     const events: AgentEvent[] = [{ type: 'start' }, { type: 'result', item: { name: 'a' } }, { type: 'complete' }];
-    expect(await drain(replyEvents(async () => events))).toEqual(events);
+    expect(await drain(eventsFromReply(async () => events))).toEqual(events);
   });
 
   it('starts the reply once, and only when its events are first asked for', async () => {
     let calls = 0;
-    const events = replyEvents(async () => {
+    const events = eventsFromReply(async () => {
       calls++;
       return [];
     });
@@ -96,7 +96,7 @@ describe('replyEvents (an adapter reply the core may take whole)', () => {
       }
       return made;
     };
-    const whole = await count(() => replyEvents(async () => events));
+    const whole = await count(() => eventsFromReply(async () => events));
     const generated = await count(async function* () {
       yield* await Promise.resolve(events);
     });

@@ -3,7 +3,7 @@ import type { AgentEvent } from './events.ts';
 /** An upstream reply's events: all at once (a JSON reply mapped whole) or as they arrive (SSE). */
 export type ReplyEventSource = Iterable<AgentEvent> | AsyncIterable<AgentEvent>;
 
-const REPLY = Symbol('nlgate.replyEvents');
+const REPLY = Symbol('nlgate.eventsFromReply');
 
 interface ReplyEvents extends AsyncIterable<AgentEvent> {
   [REPLY]: () => Promise<ReplyEventSource>;
@@ -18,7 +18,7 @@ interface ReplyEvents extends AsyncIterable<AgentEvent> {
  * the 133 promises an NLWeb pass-through made (issue 25, `v8.promiseHooks` counted per request).
  * `reply` runs once, when the events are first asked for, as a generator's body would.
  */
-export function replyEvents(reply: () => Promise<ReplyEventSource>): AsyncIterable<AgentEvent> {
+export function eventsFromReply(reply: () => Promise<ReplyEventSource>): AsyncIterable<AgentEvent> {
   let started: Promise<ReplyEventSource> | undefined;
   const take = () => (started ??= reply());
   const events: ReplyEvents = {
@@ -30,7 +30,7 @@ export function replyEvents(reply: () => Promise<ReplyEventSource>): AsyncIterab
   return events;
 }
 
-/** The reply behind `replyEvents(…)`, started; undefined for any other event stream. */
+/** The reply behind `eventsFromReply(…)`, started; undefined for any other event stream. */
 export function replyOf(events: AsyncIterable<AgentEvent>): Promise<ReplyEventSource> | undefined {
   return (events as Partial<ReplyEvents>)[REPLY]?.();
 }

@@ -101,7 +101,7 @@ export async function* normalizeEvents(source: () => AsyncIterable<AgentEvent>, 
  * Runs an agent's event stream to its end, normalised as `normalizeEvents` does, handing each
  * event to `sink` as it comes: for a caller that collects the answer, this is one loop over the
  * source instead of a generator in between (a promise per event; issue 25). An adapter's
- * `replyEvents` whose reply was JSON is taken whole, with no promise per event at all.
+ * `eventsFromReply` whose reply was JSON is taken whole, with no promise per event at all.
  */
 export async function runToEnd(source: () => AsyncIterable<AgentEvent>, signal: AbortSignal, log: Pick<Logger, 'error'> | undefined, sink: (event: AgentEvent) => void): Promise<void> {
   const normalizer = new EventNormalizer(sink);
