@@ -11,11 +11,11 @@ interface ReplyEvents extends AsyncIterable<AgentEvent> {
 
 /**
  * An ask's (or check-in's) events from one upstream reply, for an adapter to return from `ask`
- * (design.md "An adapter"). Iterated as any `AsyncIterable`, it is the reply's events in order;
+ * (docs/architecture.md). Iterated as any `AsyncIterable`, it is the reply's events in order;
  * `runToEnd` instead takes a JSON reply's events whole (`replyOf`). Why: an adapter's
  * `async *ask` that `yield*`s an array pays about four promises an event (the generator's own
  * step, the async-from-sync iterator, the consumer's await, the `return` at the end): a third of
- * the 133 promises an NLWeb pass-through made (issue 25, `v8.promiseHooks` counted per request).
+ * the 140 promises an NLWeb pass-through made (issue 25, `npx tsx bench/promises.ts`).
  * `reply` runs once, when the events are first asked for, as a generator's body would.
  */
 export function eventsFromReply(reply: () => Promise<ReplyEventSource>): AsyncIterable<AgentEvent> {
