@@ -1,16 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { agentEventArb } from '../../test/support/agent-events.ts';
 import type { AgentEvent } from './events.ts';
 import { isSyncSource, eventsFromReply, replyOf } from './reply-events.ts';
 import { normalizeEvents, runToEnd } from './run.ts';
 
-const eventArb: fc.Arbitrary<AgentEvent> = fc.oneof(
-  fc.constant<AgentEvent>({ type: 'start' }),
-  fc.record({ type: fc.constant('result' as const), item: fc.record({ name: fc.string() }) }),
-  fc.record({ type: fc.constant('error' as const), code: fc.constantFrom('NO_RESULTS', 'X'), message: fc.string(), recoverable: fc.boolean() }),
-  fc.constant<AgentEvent>({ type: 'promise', promise: { token: 't' } }),
-  fc.constant<AgentEvent>({ type: 'complete' }),
-);
 
 async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -20,7 +14,7 @@ async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
 
 /** A reply as an adapter builds it: its upstream may fail or be cancelled first; then all at once, or a stream. */
 const replyArb = fc.record({
-  events: fc.array(eventArb, { maxLength: 10 }),
+  events: fc.array(agentEventArb, { maxLength: 10 }),
   whole: fc.boolean(),
   failsFirst: fc.boolean(),
   abortsFirst: fc.boolean(),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collectEvents, collectRun } from './collect.ts';
+import { agentEventArb } from '../../test/support/agent-events.ts';
 import type { AgentEvent } from './events.ts';
 import { normalizeEvents, runToEnd } from './run.ts';
 
@@ -10,20 +11,11 @@ async function drain(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   return out;
 }
 
-const eventArb: fc.Arbitrary<AgentEvent> = fc.oneof(
-  fc.constant<AgentEvent>({ type: 'start' }),
-  fc.record({ type: fc.constant('result' as const), item: fc.record({ name: fc.string() }) }),
-  fc.record({ type: fc.constant('error' as const), code: fc.constantFrom('NO_RESULTS', 'X'), message: fc.string(), recoverable: fc.boolean() }),
-  fc.record({ type: fc.constant('progress' as const), progress: fc.double({ min: 0, max: 1, noNaN: true }) }),
-  fc.constant<AgentEvent>({ type: 'elicitation', elicitation: { text: 'q' } }),
-  fc.constant<AgentEvent>({ type: 'promise', promise: { token: 't' } }),
-  fc.constant<AgentEvent>({ type: 'complete' }),
-);
 
 describe('normalizeEvents (NLWeb 6.1 framing)', () => {
   it('always yields exactly one start first and one complete last, whatever the agent does', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { maxLength: 12 }), fc.option(fc.nat(12)), async (events, throwAt) => {
+      fc.asyncProperty(fc.array(agentEventArb, { maxLength: 12 }), fc.option(fc.nat(12)), async (events, throwAt) => {
         async function* source(): AsyncGenerator<AgentEvent> {
           for (let i = 0; i < events.length; i++) {
             if (throwAt === i) throw new Error('boom');
@@ -80,7 +72,7 @@ describe('collectEvents', () => {
 describe('runToEnd and collectRun (the collected path)', () => {
   it('see the same events, and fold to the same answer, as normalizeEvents then collectEvents', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { maxLength: 12 }), fc.option(fc.nat(12)), fc.option(fc.nat(12)), async (events, throwAt, abortAt) => {
+      fc.asyncProperty(fc.array(agentEventArb, { maxLength: 12 }), fc.option(fc.nat(12)), fc.option(fc.nat(12)), async (events, throwAt, abortAt) => {
         const run = () => {
           const abort = new AbortController();
           async function* source(): AsyncGenerator<AgentEvent> {
