@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { builtinAdapters } from '../adapters/index.ts';
 import { builtinBindings } from './bindings/index.ts';
+import { mountBinding } from './bindings/mount.ts';
 import { renderNlwebError } from './bindings/nlweb-http/render/index.ts';
 import type { Binding, ServerSettings } from './bindings/types.ts';
 import type { GatewayConfig } from './config/schema.ts';
@@ -123,8 +124,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
     app.route('/', webConsole.routes);
   }
 
-  for (const binding of bindings) app.route('/', binding.routes({ gateway, settings }));
-  for (const binding of bindings.filter((b) => b.perAgent)) app.route('/agents/:agent', binding.routes({ gateway, settings }));
+  for (const binding of bindings) mountBinding(app, '/', binding.routes({ gateway, settings }));
+  for (const binding of bindings.filter((b) => b.perAgent)) mountBinding(app, '/agents/:agent', binding.routes({ gateway, settings }));
 
   // The one error handler: bindings that need their own wire format catch and render before this;
   // anything reaching here is answered as an NLWeb failure, never a stack trace or an HTML page.

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { onBindingError } from '../mount.ts';
 import { bodyLimit } from '../body-limit.ts';
 import { toGatewayError } from '../../base/errors.ts';
 import { loadOnce } from '../../base/load-once.ts';
@@ -55,7 +56,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
   });
 
   // Last resort (a bug): still an A2A-shaped body, never a stack trace.
-  app.onError((err, c) => {
+  onBindingError(app, (err, c) => {
     gateway.log.error({ err: String(err), requestId: c.get('requestId') }, 'A2A binding error');
     return c.json({ error: { code: 500, status: 'INTERNAL', message: toGatewayError(err).message } }, 500);
   });

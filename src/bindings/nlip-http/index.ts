@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { onBindingError } from '../mount.ts';
 import { bodyLimit } from '../body-limit.ts';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { reportError } from '../report.ts';
@@ -36,7 +37,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
     onError: (c) => reject(c, 413, `The upload is larger than ${UPLOAD_MAX_BYTES} bytes.`, 'PAYLOAD_TOO_LARGE'),
   });
   // Last resort (a bug): still an NLIP body, never a stack trace or an HTML page.
-  app.onError((err, c) => reject(c, 500, reportError(gateway.log, c, err, 'NLIP binding').message, 'INTERNAL_ERROR'));
+  onBindingError(app, (err, c) => reject(c, 500, reportError(gateway.log, c, err, 'NLIP binding').message, 'INTERNAL_ERROR'));
 
   const base = (c: Context) => settings.publicBase(c);
 

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { onBindingError } from '../mount.ts';
 import { bodyLimit } from '../body-limit.ts';
 import { AskRequestSchema, AwaitRequestSchema, requestedWireVersion } from '../../protocol/nlweb/index.ts';
 import { GatewayError } from '../../base/errors.ts';
@@ -6,7 +7,7 @@ import { reportError } from '../report.ts';
 import type { Binding, BindingContext } from '../types.ts';
 import { actionDecorator, decorateResponse } from './actions.ts';
 import { callerOf } from '../credentials.ts';
-import { readJsonObject, validateBody, wantsStream } from './parse.ts';
+import { parseJsonObject, validateBody, wantsStream } from './parse.ts';
 import { renderNlwebError, wireFor, type NlwebWire } from './render/index.ts';
 
 const ASK = 'NLWeb ask request (v0.55 section 3): {"query":{"text":"..."}}';
@@ -16,11 +17,13 @@ const AWAIT = 'NLWeb await request (v0.55 section 4.2): {"promise_token":"...","
 const wires = new WeakMap<Request, NlwebWire>();
 
 /** Reads the body and picks the client's wire generation from what it declares (v0.54 or v0.55). */
-async function readRequest(c: Context, what: string): Promise<{ raw: Record<string, unknown>; wire: NlwebWire }> {
-  const raw = await readJsonObject(c, what);
-  const wire = wireFor(requestedWireVersion(raw));
-  wires.set(c.req.raw, wire);
-  return { raw, wire };
+function readRequest(c: Context, what: string): Promise<{ raw: Record<string, unknown>; wire: NlwebWire }> {
+  return c.req.text().then((text) => {
+    const raw = parseJsonObject(text, what);
+    const wire = wireFor(requestedWireVersion(raw));
+    wires.set(c.req.raw, wire);
+    return { raw, wire };
+  });
 }
 
 /** Section 7: the NLWeb HTTP binding, `POST /ask` and `POST /await` (also under `/agents/:agent`). */
@@ -32,7 +35,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
   });
   // Errors are answered here, in NLWeb's own shape (the client's generation once known), so a nested
   // app's errors never fall through to HTML; internal ones are logged with the request id.
-  app.onError((err, c) => (wires.get(c.req.raw) ?? wireFor('0.55')).error(c, reportError(gateway.log, c, err, 'NLWeb binding')));
+  onBindingError(app, (err, c) => (wires.get(c.req.raw) ?? wireFor('0.55')).error(c, reportError(gateway.log, c, err, 'NLWeb binding')));
 
   app.post('/ask', limit, async (c) => {
     const { raw, wire } = await readRequest(c, ASK);

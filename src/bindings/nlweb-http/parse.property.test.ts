@@ -5,6 +5,9 @@ import { parseConfig } from '../../config/load.ts';
 import { silentLogger } from '../../base/logger.ts';
 import { NlwebResponseSchema, requestedWireVersion, V054ResponseSchema } from '../../protocol/nlweb/index.ts';
 import { scriptedAdapter } from '../../../test/support/scripted-agent.ts';
+import { GatewayError } from '../../base/errors.ts';
+import { parseJsonObject } from './parse.ts';
+import { jsonTooDeep } from '../../protocol/json-depth.ts';
 
 let gw: GatewayApp;
 beforeAll(async () => {
@@ -58,6 +61,33 @@ describe('POST /ask and /await never crash on any input', () => {
         expect(NlwebResponseSchema.safeParse(await res.json()).success).toBe(true);
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('parseJsonObject', () => {
+  it('takes exactly the bodies that are JSON objects, and answers any other text with INVALID_QUERY', () => {
+    fc.assert(
+      fc.property(fc.oneof(body, fc.jsonValue().map((v) => JSON.stringify(v))), (text) => {
+        let expected: unknown;
+        try {
+          expected = JSON.parse(text);
+        } catch {
+          expected = undefined;
+        }
+        const isObject = typeof expected === 'object' && expected !== null && !Array.isArray(expected);
+        try {
+          const raw = parseJsonObject(text, 'ask');
+          expect(isObject).toBe(true);
+          expect(raw).toStrictEqual(expected);
+        } catch (err) {
+          expect(err).toBeInstanceOf(GatewayError);
+          expect((err as GatewayError).code).toBe('INVALID_QUERY');
+          // An object is refused only for its depth (protocol/json-depth.ts).
+          if (isObject) expect(jsonTooDeep(text)).toBeTruthy();
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { onBindingError } from '../mount.ts';
 import type { GatewayError } from '../../base/errors.ts';
 import { reportError } from '../report.ts';
 import type { Gateway } from '../../core/gateway-types.ts';
@@ -32,7 +33,7 @@ async function listSites(gateway: Gateway, agent: string | undefined): Promise<s
  */
 function routes({ gateway }: BindingContext): Hono {
   const app = new Hono();
-  app.onError((err, c) => renderLegacyError(c, reportError(gateway.log, c, err, 'legacy binding')));
+  onBindingError(app, (err, c) => renderLegacyError(c, reportError(gateway.log, c, err, 'legacy binding')));
 
   app.get('/ask', async (c) => {
     const params = parseLegacyAsk(c.req.queries());

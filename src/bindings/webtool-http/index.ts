@@ -1,3 +1,4 @@
+import { onBindingError } from '../mount.ts';
 import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from '../body-limit.ts';
@@ -43,7 +44,7 @@ async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok
  */
 function routes({ gateway, settings }: BindingContext): Hono {
   const app = new Hono();
-  app.onError((err, c) => sendGatewayError(c, reportError(gateway.log, c, err, 'webtool binding')));
+  onBindingError(app, (err, c) => sendGatewayError(c, reportError(gateway.log, c, err, 'webtool binding')));
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
     onError: (c) => sendError(c, 'SCHEMA_ERROR', `The request body is larger than ${settings.bodyLimitBytes} bytes`, 413),
