@@ -35,12 +35,12 @@ export interface ConsoleRoutesOptions {
 
 /** Marks requests carrying `X-Nlgate-Capture: 1` for capture, owned by the calling principal. */
 export function captureMarker(ring: CaptureRing): MiddlewareHandler {
-  return async (c, next) => {
+  return (c, next) => {
     if (c.req.header(CAPTURE_HEADER) === '1') {
       const { principal, requestId } = callerOf(c);
       ring.mark(requestId, principal.id);
     }
-    await next();
+    return next();
   };
 }
 

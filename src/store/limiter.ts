@@ -25,17 +25,13 @@ export function windowSeconds(durationMs: number): number {
 
 /** Wraps a rate-limiter-flexible limiter: a refusal is a decision, a backend failure goes to `onError`. */
 export function wrapLimiter(limiter: RateLimiterAbstract, onError: (err: unknown) => never = (err) => { throw err; }): Limiter {
-  return {
-    async consume(key) {
-      try {
-        const res = await limiter.consume(key);
-        return { allowed: true, retryAfterMs: res.msBeforeNext };
-      } catch (err) {
-        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, err.msBeforeNext) };
-        return onError(err);
-      }
-    },
+  // `.then` rather than an async function: one promise less on every request's path (issue 25).
+  const allowed = (res: RateLimiterRes): LimitDecision => ({ allowed: true, retryAfterMs: res.msBeforeNext });
+  const refused = (err: unknown): LimitDecision => {
+    if (err instanceof RateLimiterRes) return { allowed: false, retryAfterMs: Math.max(1, err.msBeforeNext) };
+    return onError(err);
   };
+  return { consume: (key) => limiter.consume(key).then(allowed, refused) };
 }
 
 /** One limiter per (name, points, window), made on first use and kept (the cache every replica object shares). */
