@@ -11,7 +11,7 @@
  *   edge       + request id, the edge (Host/Origin, content type, identity, the gateway-wide limit)
  *              and every other protocol's routes beside NLWeb's
  *   telemetry  + metrics, request states and the instrumented core and store: createApp, LOG_LEVEL=warn
- *   access log + the access log line (pino to /dev/null): createApp as `nlgate serve` runs it
+ *   access log + the access log line (pino to /dev/null through the gateway's log destination): createApp as `nlgate serve` runs it
  *
  * Prints req/s and the CPU µs each request cost the serving process (/proc utime + stime, all its
  * threads, GC included) per layer, and what each layer adds. `BENCH_LAYERS=core,binding` runs only
@@ -26,10 +26,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { Hono } from 'hono';
 import { builtinAdapters } from '../adapters/index.ts';
 import { createApp } from '../src/app.ts';
+import { logDestination } from '../src/base/log-destination.ts';
 import { createLogger, silentLogger, type Logger } from '../src/base/logger.ts';
 import { builtinBindings } from '../src/bindings/index.ts';
 import { nlwebHttpBinding } from '../src/bindings/nlweb-http/index.ts';
@@ -81,7 +81,7 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
   const config = configFor(upstreamUrl);
   const settings: ServerSettings = { bodyLimitBytes: config.server.bodyLimitBytes, allowedOrigins: [], allowedHosts: [], promiseTtlMs: config.defaults.promiseTtlMs, limits: config.limits, publicBase: () => '', identity: createVerifier(undefined) };
   const appWith = async (level: string): Promise<Layer> => {
-    const built = await createApp(config, { log: createLogger(level, pino.destination({ dest: '/dev/null', sync: false })) });
+    const built = await createApp(config, { log: createLogger(level, logDestination({ dest: '/dev/null' })) });
     return { app: built.app, close: () => built.close() };
   };
   return [

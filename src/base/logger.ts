@@ -1,4 +1,5 @@
 import { pino, type DestinationStream } from 'pino';
+import { logDestination } from './log-destination.ts';
 
 /** The logging surface the gateway uses (pino's, narrowed so tests can pass a silent one). */
 export interface Logger {
@@ -28,12 +29,12 @@ export const REDACTED_PATHS = [
 
 /**
  * Creates the gateway logger (JSON lines on stdout, or `destination`). `LOG_LEVEL` sets the level.
- * Stdout is written asynchronously (pino's SonicBoom with `sync: false`): a log line never blocks
- * the event loop on a slow pipe; pino flushes what is pending when the process exits.
+ * Stdout is written asynchronously, the lines of a few milliseconds in one write (log-destination.ts):
+ * a log line never blocks the event loop on a slow pipe; pino flushes what is pending at exit.
  */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false })) as unknown as Logger;
+  return pino(options, destination ?? logDestination()) as unknown as Logger;
 }
 
 /** A logger that drops everything (tests, benchmarks). */
