@@ -27,7 +27,7 @@ const MAX_BYTES = 16 * 1024 * 1024;
  *
  * Why (issue 25): each asynchronous write is a trip through libuv's thread pool (a futex wake, a
  * context switch, the completion back on the loop). SonicBoom on its own starts one for every run of
- * lines that arrive while the last write is in flight, about one per five requests under load, and
+ * lines that arrive while the last write is in flight, a write every few requests under load, and
  * those trips were most of the access log's cost (`perf stat`: +0.22 futex calls and +0.08 context
  * switches a request; the line itself, into a stream that drops it, costs under a microsecond).
  * Held lines are SonicBoom's own buffer (`minLength`), so at exit pino writes them synchronously as

@@ -5,8 +5,8 @@ import type { H } from 'hono/types';
  * Each binding renders what its routes throw in its own wire shape (its last resort: never a stack
  * trace). Hono's `app.route(path, sub)` does that by wrapping every handler of a sub-app that has
  * its own `onError` in a `compose` of its own (hono-base.js `route`): two more async frames and
- * about six promises per handler, on every request (`npx tsx bench/promises.ts`: 13 of the 109 an
- * NLWeb `/ask` made). `mountBinding` keeps the same rule with one `.then` per handler.
+ * about six promises per handler, on every request (`npx tsx bench/promises.ts`: about 11 of the
+ * 104 an NLWeb `/ask` made). `mountBinding` keeps the same rule with one `.then` per handler.
  */
 const renderers = new WeakMap<Hono, ErrorHandler>();
 
