@@ -53,6 +53,7 @@ export function logDestination(opts: LogDestinationOptions = {}): LogDestination
   };
   const write = out.write.bind(out);
   out.write = (line: string): boolean => {
+    // Bytes, as SonicBoom reports what it wrote (it measures the line too; a flat ASCII line is cheap).
     pending += Buffer.byteLength(line);
     const ok = write(line);
     arm();
