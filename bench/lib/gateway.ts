@@ -92,13 +92,23 @@ function buildOnce(): string {
   return (built = join(ROOT, 'dist/cli.js'));
 }
 
-/** Starts `nlgate serve` with `config` on a free port, as `npm start` runs it; resolves when every worker listens. */
-export async function startGateway(config: Record<string, unknown>, workers = 1, env: Record<string, string> = {}, nodeArgs: string[] = npmStartFlags()): Promise<BenchGateway> {
+/**
+ * Starts `nlgate serve` with `config` on a free port, as `npm start` runs it; resolves when every
+ * worker listens. `wrap` runs node under another command (`valgrind …`, bench/instructions.ts), which
+ * must keep the process's pid.
+ */
+export async function startGateway(
+  config: Record<string, unknown>,
+  workers = 1,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = npmStartFlags(),
+  wrap: string[] = [],
+): Promise<BenchGateway> {
   const file = join(ROOT, `.nlgate-bench-${process.pid}-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(file, stringify(config));
   const compiled = buildOnce();
-  const args = [...nodeArgs, compiled, 'serve', '--config', file];
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const [command, ...args] = [...wrap, process.execPath, ...nodeArgs, compiled, 'serve', '--config', file];
+  const child: ChildProcess = spawn(command!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

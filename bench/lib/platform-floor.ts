@@ -26,9 +26,10 @@ export function floorApp(upstreamUrl: string, prefix = ''): { app: Hono; close()
   return { app, close: () => pool.close() };
 }
 
-/** Starts the forwarder in its own process (one core, like the one-worker gateway). */
-export function startPlatformFloor(upstreamUrl: string): Promise<Floor> {
-  return spawnListening(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl]);
+/** Starts the forwarder in its own process (one core, like the one-worker gateway); `wrap` as startGateway's. */
+export function startPlatformFloor(upstreamUrl: string, wrap: string[] = []): Promise<Floor> {
+  const [command, ...args] = [...wrap, process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl];
+  return spawnListening(command!, args);
 }
 
 // Run as a script (not when bench/layers.ts bundles this file into its own).

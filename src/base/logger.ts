@@ -34,7 +34,51 @@ export const REDACTED_PATHS = [
  */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
-  return pino(options, destination ?? logDestination()) as unknown as Logger;
+  const log = pino(options, destination ?? logDestination());
+  pinoDefaults.add(log);
+  return log as unknown as Logger;
+}
+
+/**
+ * The loggers whose lines are pino's default format (createLogger's, and their unredacted
+ * children): no formatters, mixin, hooks, message prefix or custom levels, so a line can be built
+ * by hand (lineSink). A logger a library user hands in is not one of them.
+ */
+const pinoDefaults = new WeakSet<object>();
+
+/** Where a line built by hand goes: the logger's own stream, after the head pino would write. */
+export interface LineSink {
+  /** Whether `info` lines are written now (a logger's level can change while it runs). */
+  infoEnabled(): boolean;
+  /** What pino writes before an info line's own fields: `{"level":30,"time":…,"pid":…,"hostname":…`. */
+  infoHead(): string;
+  /** Writes one whole line (its `\n` included). */
+  write(line: string): void;
+}
+
+/** pino's internals a LineSink reads (pino.symbols, pino v10). */
+interface PinoInternals {
+  isLevelEnabled(level: string): boolean;
+  [key: symbol]: unknown;
+}
+
+/**
+ * The line sink of a logger createLogger made (or an unredacted child of one), or undefined for any
+ * other logger, whose lines only its own `info` can write. Undefined too when the stream wants
+ * pino's per-line metadata (a multistream): a line written past pino would not carry it.
+ */
+export function lineSink(log: Logger): LineSink | undefined {
+  if (!pinoDefaults.has(log)) return undefined;
+  const p = log as unknown as PinoInternals;
+  const { streamSym, chindingsSym, timeSym, needsMetadataGsym } = pino.symbols;
+  const stream = p[streamSym] as DestinationStream & { [k: symbol]: unknown };
+  if (stream[needsMetadataGsym]) return undefined;
+  const time = p[timeSym] as () => string;
+  return {
+    infoEnabled: () => p.isLevelEnabled('info'),
+    infoHead: () => `{"level":30${time()}${p[chindingsSym] as string}`,
+    write: (line) => void stream.write(line),
+  };
 }
 
 /** A logger that drops everything (tests, benchmarks). */
@@ -89,5 +133,8 @@ class LazyChild implements Logger {
  * access log: principal name, route, status, duration). Redaction is most of such a line's cost.
  */
 export function unredactedChild(log: Logger): Logger {
-  return (log as Logger & { child(b: Record<string, unknown>, o: { redact: string[] }): Logger }).child({}, { redact: [] });
+  const child = (log as Logger & { child(b: Record<string, unknown>, o: { redact: string[] }): Logger }).child({}, { redact: [] });
+  // No bindings and no redaction: still pino's default line.
+  if (pinoDefaults.has(log)) pinoDefaults.add(child);
+  return child;
 }

@@ -14,7 +14,7 @@ import { unredactedChild, type Logger } from '../base/logger.ts';
 import { anonymousPrincipal, type Principal } from '../core/principal.ts';
 import { windowSeconds, wrapLimiter } from '../store/limiter.ts';
 import type { Store } from '../store/store.ts';
-import { logAccess } from './access-log.ts';
+import { accessLogger } from './access-log.ts';
 import { mountOf } from './mount.ts';
 import { clientAddressResolver } from './client-address.ts';
 import { createHostOriginPolicy } from './host-origin.ts';
@@ -82,7 +82,7 @@ export function createEdge(opts: EdgeOptions): Edge {
     new GatewayError('RATE_LIMITED', 'Too many failed credentials from this address', { retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
   const publicUrl = server.publicUrl?.replace(/\/+$/, '');
   // Access lines hold no secret by construction (access-log.ts), so they skip redaction.
-  const accessLog = unredactedChild(log);
+  const logAccess = accessLogger(unredactedChild(log));
 
   const middleware: MiddlewareHandler = async (c, next) => {
     const startedAt = performance.now();
@@ -138,7 +138,7 @@ export function createEdge(opts: EdgeOptions): Edge {
       if (gwErr.code === 'INTERNAL_ERROR') log.error({ requestId: c.get('requestId'), err: String(err), stack: (err as Error)?.stack }, 'edge error');
       c.res = refuse(gwErr);
     } finally {
-      logAccess(accessLog, c, route, startedAt, server.logQueries);
+      logAccess(c, route, startedAt, server.logQueries);
     }
   };
 
