@@ -22,20 +22,10 @@ export const CONSOLE_DIST = join(ROOT, 'dist', 'console');
 
 /**
  * Bundles `console/src` with esbuild (Preact JSX, minified, no source maps). `npm run build:console`
- * writes the result to dist/console; the gateway does the same in memory at start-up, then stops
- * esbuild's service process: it used to stay for the gateway's life beside a replica run from a
- * clone (`npm start`), 18 MiB of RSS against the gateway's own 82 (2026-11-28). A later call starts it again.
+ * writes the result to dist/console; the gateway does the same in memory at start-up.
  */
 export async function bundleConsole(): Promise<ConsoleAssets> {
   const esbuild = await import('esbuild');
-  try {
-    return await bundleWith(esbuild);
-  } finally {
-    await esbuild.stop();
-  }
-}
-
-async function bundleWith(esbuild: typeof import('esbuild')): Promise<ConsoleAssets> {
   const result = await esbuild.build({
     entryPoints: { app: join(CONSOLE_SOURCE, 'main.tsx'), styles: join(CONSOLE_SOURCE, 'styles.css') },
     bundle: true,
