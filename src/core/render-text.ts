@@ -8,10 +8,15 @@ export function isSummaryItem(item: ResultItem): boolean {
   return typeof item['@type'] === 'string' && SUMMARY_TYPES.has(item['@type']) && typeof item.text === 'string';
 }
 
-/** One line for an item: its name (or title/text) and, briefly, its description. */
+/**
+ * One line for an item: its name (or title/text) and, briefly, its description. The separator is
+ * ASCII, as is all the text the gateway adds: one character outside Latin-1 of ours made every
+ * answer that carries this text a two-byte string in V8, and serializing and writing such an answer
+ * cost an MCP `tools/call` 48 thousand instructions more (issue 25, docs/benchmarks.md).
+ */
 export function describeItem(item: ResultItem): string {
   const title = item.name ?? (typeof item.title === 'string' ? item.title : undefined) ?? item.text ?? item['@id'] ?? item.url ?? 'item';
-  const desc = item.description ? ` — ${item.description.length > 160 ? `${item.description.slice(0, 157)}...` : item.description}` : '';
+  const desc = item.description ? ` - ${item.description.length > 160 ? `${item.description.slice(0, 157)}...` : item.description}` : '';
   return `${title}${desc}`;
 }
 
