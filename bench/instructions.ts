@@ -58,7 +58,7 @@ async function send(pool: Pool, spec: Spec, n: number): Promise<void> {
   if (failed) throw new Error(`${spec.url}: ${failed}`);
 }
 
-/** A process under callgrind, instrumented from `on()`; `window()` counts what it does while `work` runs. */
+/** A process under callgrind: `instrument()` switches counting code on or off, `window()` counts what it does while `work` runs. */
 class Counted {
   private dumps = 0;
   constructor(
@@ -198,6 +198,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all([gw.stop(), floor?.stop()]);
     await nginx.stop();
+    if (verbose) rmSync(`/tmp/perf-${gw.pid}.map`, { force: true });
     if (!process.env.BENCH_KEEP) for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }
