@@ -5,6 +5,7 @@ import { composeNlgate, type ComposedNlgate } from './lib/nlgate.ts';
 import type { LoadedConfig } from './config/load.ts';
 import type { Limits } from './config/schema.ts';
 import type { Logger } from './base/logger.ts';
+import { adoptSocketHeaders } from './base/request-headers.ts';
 import { capConnections, connectionOptions } from './edge/connections.ts';
 import { releaseMemoryWhenIdle } from './runtime/idle-release.ts';
 
@@ -29,7 +30,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Listens with `fetch` on host:port; resolves with the server and the port it got. */
 /** Listens on `hostname:port`; with `limits`, the edge's connection cap and header/request timeouts apply. */
 function listen(
-  fetch: (req: Request) => Response | Promise<Response>,
+  fetch: (req: Request, env: { incoming?: { rawHeaders: readonly string[] } }) => Response | Promise<Response>,
   port: number,
   hostname: string,
   limits?: Limits,
@@ -57,7 +58,13 @@ export async function startServer(loaded: LoadedConfig, log: Logger, env: NodeJS
   const config = { ...loaded.config, server: { ...cfg, host: hostname } };
   // The same composition a library user gets (src/lib): the server only adds the listener.
   const gw = await composeNlgate(config, { log, baseDir: loaded.baseDir });
-  const { server, url } = await listen(gw.fetch, port, hostname, loaded.config.limits, cfg);
+  // Here, and only here, the Request is the one @hono/node-server just made from the socket's lines:
+  // the header reads take them as read (src/base/request-headers.ts), not through its Headers.
+  const fetch = (req: Request, env: { incoming?: { rawHeaders: readonly string[] } }) => {
+    adoptSocketHeaders(req, env.incoming?.rawHeaders);
+    return gw.fetch(req, env);
+  };
+  const { server, url } = await listen(fetch, port, hostname, loaded.config.limits, cfg);
   // Spare heap goes back to the system once traffic stops (src/runtime/idle-release.ts); with
   // idleReleaseMs 0 nothing watches the requests at all.
   const idle = cfg.idleReleaseMs > 0 ? releaseMemoryWhenIdle(server as Server, { periodMs: cfg.idleReleaseMs, log }) : undefined;

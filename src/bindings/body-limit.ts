@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as honoBodyLimit } from 'hono/body-limit';
+import { requestHeader } from '../base/request-headers.ts';
 
 export interface BodyLimitOptions {
   maxSize: number;
@@ -19,8 +20,8 @@ export function bodyLimit(opts: BodyLimitOptions): MiddlewareHandler {
   const counting = honoBodyLimit(opts);
   // Not async: a pass-through hands on next()'s own promise (an async one costs two more, issue 25).
   return (c, next) => {
-    const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+    const length = requestHeader(c.req.raw, 'content-length');
+    if (length !== undefined && requestHeader(c.req.raw, 'transfer-encoding') === undefined) {
       // Node's parser has already refused a malformed Content-Length (400) before any handler runs.
       return Number(length) > opts.maxSize ? Promise.resolve(opts.onError(c)) : next();
     }

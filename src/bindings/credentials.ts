@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { anonymousPrincipal, type Principal } from '../core/principal.ts';
 import { newRequestId } from '../core/ids.ts';
+import { requestHeader } from '../base/request-headers.ts';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -26,7 +27,7 @@ declare module 'hono' {
  * to the core. The core forwards them only to agents configured with `forwardCredentials: true`.
  */
 export function clientCredentials(c: Context): { authorization?: string } | undefined {
-  const authorization = c.req.header('authorization');
+  const authorization = requestHeader(c.req.raw, 'authorization');
   return authorization ? { authorization } : undefined;
 }
 

@@ -6,6 +6,7 @@ import { consoleAgents } from './agents.ts';
 import { loadConsoleAssets, type ConsoleAssets } from './bundle.ts';
 import type { CaptureRing } from './capture.ts';
 import { consolePage } from './page.ts';
+import { requestHeader } from '../base/request-headers.ts';
 
 /** The request header by which the console asks for its call's upstream exchanges to be kept. */
 export const CAPTURE_HEADER = 'x-nlgate-capture';
@@ -36,7 +37,7 @@ export interface ConsoleRoutesOptions {
 /** Marks requests carrying `X-Nlgate-Capture: 1` for capture, owned by the calling principal. */
 export function captureMarker(ring: CaptureRing): MiddlewareHandler {
   return (c, next) => {
-    if (c.req.header(CAPTURE_HEADER) === '1') {
+    if (requestHeader(c.req.raw, CAPTURE_HEADER) === '1') {
       const { principal, requestId } = callerOf(c);
       ring.mark(requestId, principal.id);
     }

@@ -21,6 +21,7 @@ import { createHostOriginPolicy } from './host-origin.ts';
 import { createVerifier, type CredentialVerifier } from './identity.ts';
 import { bearerChallenge, renderRefusal } from './refusal.ts';
 import { routeClassifier } from './routes.ts';
+import { requestHeader } from '../base/request-headers.ts';
 
 export { createVerifier, type CredentialVerifier, type Verdict } from './identity.ts';
 export { bearerChallenge } from './refusal.ts';
@@ -90,18 +91,18 @@ export function createEdge(opts: EdgeOptions): Edge {
     const refuse = (err: GatewayError, challenge?: string) => renderRefusal(c, route, err, opts.fallback, challenge);
     const socket = socketOf(c);
     try {
-      const untrusted = policy.check({ host: c.req.header('host'), origin: c.req.header('origin'), localPort: socket?.localPort });
+      const untrusted = policy.check({ host: requestHeader(c.req.raw, 'host'), origin: requestHeader(c.req.raw, 'origin'), localPort: socket?.localPort });
       if (untrusted) return (c.res = refuse(new GatewayError('FORBIDDEN', untrusted)));
 
-      if (route.jsonBody && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+      if (route.jsonBody && !JSON_TYPE.test(requestHeader(c.req.raw, 'content-type') ?? '')) {
         return (c.res = refuse(new GatewayError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON (Content-Type: application/json)')));
       }
 
-      const authorization = c.req.header('authorization');
+      const authorization = requestHeader(c.req.raw, 'authorization');
       let principal: Principal;
       if (verifier.enabled && authorization) {
         // Charged before the verifier runs: an address that has used up its failures is not heard.
-        const client = anonymousPrincipal(addressOf(socket?.remoteAddress, c.req.header('x-forwarded-for'))).id;
+        const client = anonymousPrincipal(addressOf(socket?.remoteAddress, requestHeader(c.req.raw, 'x-forwarded-for'))).id;
         const record = await failedAuth.get(client);
         if (record && record.consumedPoints > limits.failedAuth.attempts) return (c.res = refuse(tooManyFailures(record.msBeforeNext)));
         const verdict = await verifier.verify(authorization);
@@ -117,7 +118,7 @@ export function createEdge(opts: EdgeOptions): Edge {
         }
         principal = verdict.principal;
       } else {
-        principal = anonymousPrincipal(addressOf(socket?.remoteAddress, c.req.header('x-forwarded-for')));
+        principal = anonymousPrincipal(addressOf(socket?.remoteAddress, requestHeader(c.req.raw, 'x-forwarded-for')));
       }
       c.set('principal', principal);
 

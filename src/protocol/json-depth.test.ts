@@ -26,4 +26,15 @@ describe('jsonDepth', () => {
     expect(jsonTooDeep(nested(100_000))).toBeDefined();
     expect(jsonTooDeep('{"a":"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\""}')).toBeUndefined();
   });
+
+  it('answers as the full scan does for any text, the bracket count before it included', () => {
+    const scan = (t: string) => (jsonDepth(t) > MAX_JSON_DEPTH ? `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels` : undefined);
+    const unit = fc.constantFrom('{', '}', '[', ']', '"', '\\', 'a', ':', ',');
+    // Around the bound: n levels of one bracket kind, noise (string brackets too) on either side.
+    const near = fc.tuple(fc.integer({ min: 0, max: 140 }), fc.boolean(), fc.string({ unit, maxLength: 40 }), fc.string({ unit, maxLength: 40 }))
+      .map(([n, curly, before, after]) => `${before}${(curly ? '{"k":' : '[').repeat(n)}1${(curly ? '}' : ']').repeat(n)}${after}`);
+    fc.assert(fc.property(fc.oneof(fc.string({ unit, maxLength: 300 }), near), (t) => {
+      expect(jsonTooDeep(t)).toBe(scan(t));
+    }), { numRuns: 2000 });
+  });
 });

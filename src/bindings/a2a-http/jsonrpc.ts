@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
-import { A2A_VERSION_HEADER, formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 import { ContentTypeNotSupportedError, toJsonRpcError, VersionNotSupportedError } from '@a2a-js/sdk/errors';
 import { JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { parseJsonRpc } from '../../protocol/a2a/index.ts';
 import { transportStatusOf } from './errors.ts';
 import { GatewayRequestHandler } from './handler.ts';
 import { plainJsonRpcRequest } from './plain-request.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /**
  * The JSON-RPC binding (A2A 1.0 §9) on Hono: the gateway validates the body (§9.5 errors for bad
@@ -21,13 +22,13 @@ const envelope = (id: string | number | null, err: unknown): Envelope => ({ json
 
 /** §3.6.2 versions this binding serves: 1.x (a missing `A2A-Version` header is taken as 1.0: accept loosely). */
 export function versionSupported(c: Context): boolean {
-  const requested = c.req.header(A2A_VERSION_HEADER)?.trim();
+  const requested = requestHeader(c.req.raw, 'a2a-version')?.trim();
   return !requested || /^1(\.\d+)?$/.test(requested);
 }
 
 /** True for a JSON body (or none declared): `application/json` or `application/a2a+json`. */
 export function isJsonContentType(c: Context): boolean {
-  const type = c.req.header('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+  const type = requestHeader(c.req.raw, 'content-type')?.split(';', 1)[0]?.trim().toLowerCase();
   return type === undefined || type === 'application/json' || type === 'application/a2a+json';
 }
 
@@ -65,12 +66,12 @@ export async function sendSse<T>(
 /** POST `/a2a/{agent}`: one JSON-RPC request (§9.4), answered as JSON or as an SSE stream. */
 export async function serveJsonRpc(c: Context, handler: GatewayRequestHandler): Promise<Response> {
   if (!isJsonContentType(c)) {
-    return c.json(envelope(null, new ContentTypeNotSupportedError(`Unsupported Content-Type "${c.req.header('content-type')}"; expected application/json`)));
+    return c.json(envelope(null, new ContentTypeNotSupportedError(`Unsupported Content-Type "${requestHeader(c.req.raw, 'content-type')}"; expected application/json`)));
   }
   const parsed = parseJsonRpc(await c.req.text(), plainJsonRpcRequest);
   if (!parsed.ok) return c.json({ jsonrpc: '2.0', id: parsed.id, error: parsed.error });
   const id = parsed.request.id;
-  if (!versionSupported(c)) return c.json(envelope(id, new VersionNotSupportedError(`A2A version ${c.req.header(A2A_VERSION_HEADER)} is not supported; use 1.0`)));
+  if (!versionSupported(c)) return c.json(envelope(id, new VersionNotSupportedError(`A2A version ${requestHeader(c.req.raw, 'a2a-version')} is not supported; use 1.0`)));
   const context = new ServerCallContext({ requestedVersion: '1.0' });
   const out = await new JsonRpcTransportHandler(handler).handle(parsed.request, context);
   if (!(Symbol.asyncIterator in out)) return c.json(out, applyTransportStatus(c, handler, 200) as 200);

@@ -29,6 +29,7 @@ import { protocolError, unknownTool } from './render.ts';
 import { DISCOVER_VERSIONS, INSTRUCTIONS, SERVER_INFO, endpointCapabilities, type ServerDeps } from './server.ts';
 import { TASKS_EXTENSION } from './task-extension.ts';
 import { toolSurface } from './tools.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /** The one revision the fast path answers (MCP 2026-07-28, stateless). */
 const MODERN = '2026-07-28';
@@ -100,10 +101,10 @@ function classifiedModernRequest(body: Params, version: string | undefined, meth
  * can make the SDK stream, ask for input or make a task).
  */
 export function acceptFast(req: Request, body: unknown): Accepted | undefined {
-  if (req.method !== 'POST' || !isJsonContentType(req.headers.get('content-type')) || !isPlainObject(body)) return undefined;
-  const version = req.headers.get('mcp-protocol-version') ?? undefined;
-  const methodHeader = req.headers.get('mcp-method') ?? undefined;
-  const nameHeader = req.headers.get('mcp-name') ?? undefined;
+  if (req.method !== 'POST' || !isJsonContentType(requestHeader(req, 'content-type')) || !isPlainObject(body)) return undefined;
+  const version = requestHeader(req, 'mcp-protocol-version');
+  const methodHeader = requestHeader(req, 'mcp-method');
+  const nameHeader = requestHeader(req, 'mcp-name');
   const message = plainModernRequest(body, version, methodHeader) ?? classifiedModernRequest(body, version, methodHeader, nameHeader);
   if (!message) return undefined;
   const { id, method } = message;

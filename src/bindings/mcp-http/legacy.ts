@@ -23,6 +23,7 @@ import type { FastPathObserver } from './fast-path.ts';
 import { SessionFastPath, type PlainSessionRequest } from './session-fast-path.ts';
 import { sessionTopic } from './session-link.ts';
 import { STREAM_NAMESPACE, type McpSession, type McpSessions } from './sessions.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /** Keep-alive comment interval on a GET stream; the stream's store mark lives twice as long. */
 const KEEPALIVE_MS = 15_000;
@@ -107,17 +108,17 @@ export class LegacyEndpoint {
    * principal's, answered exactly the same (the client starts over).
    */
   private async session(req: Request, base: CallBase, readAhead = false): Promise<McpSession | Response> {
-    const id = req.headers.get('mcp-session-id');
+    const id = requestHeader(req, 'mcp-session-id');
     if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     return (await this.deps.sessions.get(id, base.principal, readAhead)) ?? jsonRpcError(404, -32001, 'Session not found');
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */
   private async post(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, accepted?: PlainSessionRequest): Promise<Response> {
-    if (!isJsonContentType(req.headers.get('content-type'))) {
+    if (!isJsonContentType(requestHeader(req, 'content-type'))) {
       return jsonRpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
-    const accept = req.headers.get('accept') ?? '';
+    const accept = requestHeader(req, 'accept') ?? '';
     if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
     }
@@ -206,7 +207,7 @@ export class LegacyEndpoint {
 
   /** GET: the session's stream for server messages; one per session (409 for a second one). */
   private async listen(req: Request, base: CallBase): Promise<Response> {
-    if (!(req.headers.get('accept') ?? '').includes('text/event-stream')) {
+    if (!(requestHeader(req, 'accept') ?? '').includes('text/event-stream')) {
       return jsonRpcError(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
     }
     const session = await this.session(req, base);

@@ -22,6 +22,7 @@ import type { ServerDeps } from './server.ts';
 import { clientSessionOf } from './session-link.ts';
 import { SseAnswer, oneWriteAnswer } from './sse-answer.ts';
 import { toolSurface } from './tools.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /** A plain request of a 2025 session, as the fast path accepted it. */
 export interface PlainSessionRequest {
@@ -49,11 +50,10 @@ export function acceptSessionRequest(req: Request, body: unknown): PlainSessionR
   if (req.method !== 'POST' || !isPlainObject(body) || !onlyKeys(body, MESSAGE_KEYS)) return undefined;
   const { jsonrpc, id, method, params } = body;
   if (jsonrpc !== '2.0' || !isRequestId(id)) return undefined;
-  const headers = req.headers;
-  if (!headers.get('mcp-session-id') || !isJsonContentType(headers.get('content-type'))) return undefined;
-  const version = headers.get('mcp-protocol-version');
-  if (version !== null && (version >= FIRST_MODERN || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
-  const accept = headers.get('accept') ?? '';
+  if (!requestHeader(req, 'mcp-session-id') || !isJsonContentType(requestHeader(req, 'content-type'))) return undefined;
+  const version = requestHeader(req, 'mcp-protocol-version');
+  if (version !== undefined && (version >= FIRST_MODERN || !SUPPORTED_PROTOCOL_VERSIONS.includes(version))) return undefined;
+  const accept = requestHeader(req, 'accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (method === 'tools/call') {
     if (!isPlainObject(params) || !onlyKeys(params, ['name', 'arguments']) || typeof params.name !== 'string') return undefined;

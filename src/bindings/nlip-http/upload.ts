@@ -15,6 +15,7 @@ import {
   type NlipMessage,
 } from '../../protocol/nlip/index.ts';
 import { renderRejection } from './reply.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /**
  * ECMA-430 6.4 / 7.3: large binary content goes to `POST /nlip/upload/` (multipart field `contents`,
@@ -98,7 +99,7 @@ export async function handleUpload(c: Context, store: Store, base: string, polic
   };
   // Refused before the body is parsed when even the smallest file this body can hold does not fit:
   // a caller over its quota cannot make the gateway decode megabytes just to say no.
-  const declared = Number(c.req.header('content-length'));
+  const declared = Number(requestHeader(c.req.raw, 'content-length'));
   const floor = Number.isFinite(declared) ? Math.max(UPLOAD_MIN_CHARGE, declared - MULTIPART_OVERHEAD) : UPLOAD_MIN_CHARGE;
   if (!(await store.reserveQuota(scopes, id, floor, UPLOAD_TTL_MS))) return overQuota();
   let file: File;

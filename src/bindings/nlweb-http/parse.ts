@@ -2,6 +2,7 @@ import { jsonTooDeep } from '../../protocol/json-depth.ts';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { GatewayError, describeIssues } from '../../base/errors.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 /**
  * A request body as a JSON object (7.1), unvalidated. Content-Type is not required (curl's `-d`
@@ -35,5 +36,5 @@ export function validateBody<S extends z.ZodType>(raw: Record<string, unknown>, 
 /** 6 / 7.3: streaming is asked for by `prefer.streaming: true` or `Accept: text/event-stream`. */
 export function wantsStream(c: Context, preferStreaming: boolean | undefined): boolean {
   if (preferStreaming === false) return false;
-  return preferStreaming === true || (c.req.header('accept') ?? '').includes('text/event-stream');
+  return preferStreaming === true || (requestHeader(c.req.raw, 'accept') ?? '').includes('text/event-stream');
 }

@@ -10,6 +10,7 @@ import type { Binding, BindingContext } from '../types.ts';
 import { execute } from './execute.ts';
 import { agentMetadata } from './metadata.ts';
 import { sendError, sendGatewayError } from './render.ts';
+import { requestHeader } from '../../base/request-headers.ts';
 
 const isJsonType = (ct: string) => /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(ct.trim());
 
@@ -29,7 +30,7 @@ async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    const declared = c.req.header('content-type');
+    const declared = requestHeader(c.req.raw, 'content-type');
     if (declared === undefined || !isJsonType(declared)) {
       return { ok: false, response: sendError(c, 'SCHEMA_ERROR', 'The body must be JSON (Content-Type: application/json)', 415) };
     }
