@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -20,27 +21,68 @@ const ROOT = packageRoot();
 export const CONSOLE_SOURCE = join(ROOT, 'console', 'src');
 export const CONSOLE_DIST = join(ROOT, 'dist', 'console');
 
-/**
- * Bundles `console/src` with esbuild (Preact JSX, minified, no source maps). `npm run build:console`
- * writes the result to dist/console; the gateway does the same in memory at start-up.
- */
+/** esbuild's options for the console (Preact JSX, minified, no source maps), kept in memory. */
+const consoleBuildOptions = () => ({
+  entryPoints: { app: join(CONSOLE_SOURCE, 'main.tsx'), styles: join(CONSOLE_SOURCE, 'styles.css') },
+  bundle: true,
+  write: false as const,
+  outdir: CONSOLE_DIST,
+  format: 'esm' as const,
+  target: 'es2022',
+  minify: true,
+  jsx: 'automatic' as const,
+  jsxImportSource: 'preact',
+  legalComments: 'none' as const,
+  logLevel: 'silent' as const,
+});
+
+/** The script and the stylesheet among esbuild's output files. */
+function assetsOf(files: readonly { path: string; text: string }[]): ConsoleAssets {
+  const pick = (ext: string) => files.find((f) => f.path.endsWith(ext))?.text ?? '';
+  return { js: pick('.js'), css: pick('.css') };
+}
+
+/** Bundles `console/src` with esbuild in this thread: `npm run build:console` writes the result to dist/console. */
 export async function bundleConsole(): Promise<ConsoleAssets> {
   const esbuild = await import('esbuild');
-  const result = await esbuild.build({
-    entryPoints: { app: join(CONSOLE_SOURCE, 'main.tsx'), styles: join(CONSOLE_SOURCE, 'styles.css') },
-    bundle: true,
-    write: false,
-    outdir: CONSOLE_DIST,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    legalComments: 'none',
-    logLevel: 'silent',
+  return assetsOf((await esbuild.build(consoleBuildOptions())).outputFiles);
+}
+
+/** The bundling process's script (CommonJS, `node -e`): one build, its output files as JSON on stdout. */
+const BUNDLER_SOURCE = `
+const { esbuild, options } = JSON.parse(process.env.NLGATE_CONSOLE_BUNDLE);
+require(esbuild).build(options).then(
+  (r) => process.stdout.write(JSON.stringify(r.outputFiles.map((f) => ({ path: f.path, text: f.text })))),
+  (e) => { process.stderr.write(String((e && e.message) || e)); process.exitCode = 1; },
+);
+`;
+
+/**
+ * The same bundle made in a short-lived Node process of its own, the gateway's way. esbuild's JS API
+ * keeps one service process per thread for that thread's life: made in the gateway's own thread, the
+ * bundle left it beside the gateway for good (18 MiB of RSS against the gateway's 82, issue 25).
+ * `esbuild.stop()` there would stop the service every esbuild call of the thread shares (a host
+ * application's own builds, `npm run build`'s other bundles); a worker thread that stops its own
+ * leaves it a zombie, since esbuild does not wait for it to exit. The bundling process exits when the
+ * bundle is made, and its esbuild service with it.
+ */
+export async function bundleConsoleApart(): Promise<ConsoleAssets> {
+  const { spawn } = await import('node:child_process');
+  const esbuild = createRequire(import.meta.url).resolve('esbuild');
+  const child = spawn(process.execPath, ['-e', BUNDLER_SOURCE], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NLGATE_CONSOLE_BUNDLE: JSON.stringify({ esbuild, options: consoleBuildOptions() }) },
   });
-  const pick = (ext: string) => result.outputFiles.find((f) => f.path.endsWith(ext))?.text ?? '';
-  return { js: pick('.js'), css: pick('.css') };
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => err.push(d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`The console bundle failed: ${Buffer.concat(err).toString().slice(0, 2000) || `exit ${code}`}`);
+  return assetsOf(JSON.parse(Buffer.concat(out).toString()) as { path: string; text: string }[]);
 }
 
 /**
@@ -50,7 +92,7 @@ export async function bundleConsole(): Promise<ConsoleAssets> {
 export async function loadConsoleAssets(): Promise<ConsoleAssets> {
   if (existsSync(join(CONSOLE_SOURCE, 'main.tsx'))) {
     try {
-      return await bundleConsole();
+      return await bundleConsoleApart();
     } catch (err) {
       if (!existsSync(join(CONSOLE_DIST, 'app.js'))) throw err;
     }
