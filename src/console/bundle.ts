@@ -25,27 +25,21 @@ export const CONSOLE_DIST = join(ROOT, 'dist', 'console');
 const consoleBuildOptions = () => ({
   entryPoints: { app: join(CONSOLE_SOURCE, 'main.tsx'), styles: join(CONSOLE_SOURCE, 'styles.css') },
   bundle: true,
-  write: false as const,
+  write: false,
   outdir: CONSOLE_DIST,
-  format: 'esm' as const,
+  format: 'esm',
   target: 'es2022',
   minify: true,
-  jsx: 'automatic' as const,
+  jsx: 'automatic',
   jsxImportSource: 'preact',
-  legalComments: 'none' as const,
-  logLevel: 'silent' as const,
+  legalComments: 'none',
+  logLevel: 'silent',
 });
 
 /** The script and the stylesheet among esbuild's output files. */
 function assetsOf(files: readonly { path: string; text: string }[]): ConsoleAssets {
   const pick = (ext: string) => files.find((f) => f.path.endsWith(ext))?.text ?? '';
   return { js: pick('.js'), css: pick('.css') };
-}
-
-/** Bundles `console/src` with esbuild in this thread: `npm run build:console` writes the result to dist/console. */
-export async function bundleConsole(): Promise<ConsoleAssets> {
-  const esbuild = await import('esbuild');
-  return assetsOf((await esbuild.build(consoleBuildOptions())).outputFiles);
 }
 
 /** The bundling process's script (CommonJS, `node -e`): one build, its output files as JSON on stdout. */
@@ -58,15 +52,16 @@ require(esbuild).build(options).then(
 `;
 
 /**
- * The same bundle made in a short-lived Node process of its own, the gateway's way. esbuild's JS API
- * keeps one service process per thread for that thread's life: made in the gateway's own thread, the
- * bundle left it beside the gateway for good (18 MiB of RSS against the gateway's 82, issue 25).
+ * Bundles `console/src` with esbuild, in a short-lived Node process of its own: the gateway does so
+ * a second after start-up, `npm run build:console` to write dist/console. esbuild's JS API keeps one
+ * service process per thread for that thread's life: made in the gateway's own thread, the bundle
+ * left it beside the gateway for good (18 MiB of RSS against the gateway's 82, issue 25).
  * `esbuild.stop()` there would stop the service every esbuild call of the thread shares (a host
  * application's own builds, `npm run build`'s other bundles); a worker thread that stops its own
  * leaves it a zombie, since esbuild does not wait for it to exit. The bundling process exits when the
  * bundle is made, and its esbuild service with it.
  */
-export async function bundleConsoleApart(): Promise<ConsoleAssets> {
+export async function bundleConsole(): Promise<ConsoleAssets> {
   const { spawn } = await import('node:child_process');
   const esbuild = createRequire(import.meta.url).resolve('esbuild');
   const child = spawn(process.execPath, ['-e', BUNDLER_SOURCE], {
@@ -92,7 +87,7 @@ export async function bundleConsoleApart(): Promise<ConsoleAssets> {
 export async function loadConsoleAssets(): Promise<ConsoleAssets> {
   if (existsSync(join(CONSOLE_SOURCE, 'main.tsx'))) {
     try {
-      return await bundleConsoleApart();
+      return await bundleConsole();
     } catch (err) {
       if (!existsSync(join(CONSOLE_DIST, 'app.js'))) throw err;
     }
