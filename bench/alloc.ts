@@ -24,6 +24,9 @@ const SCENARIO = process.argv[2] ?? 'nlweb-json';
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const INTERVAL = Number(process.env.BENCH_ALLOC_INTERVAL ?? 1024);
 const TOP = Number(process.env.TOP ?? 30);
+// BENCH_ALLOC_SURVIVORS=1: only what outlived the young generation (promoted to the old one, or still
+// held), leaving out what a scavenge freed: whose objects the scavenges copy and the old generation grows by.
+const SURVIVORS = process.env.BENCH_ALLOC_SURVIVORS === '1';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -70,7 +73,7 @@ async function main(): Promise<void> {
     const spec = await specFor(SCENARIO, gw.url);
     await drive({ ...spec, connections: 32, durationS: 1 });
     await cdp.send('HeapProfiler.enable');
-    await cdp.send('HeapProfiler.startSampling', { samplingInterval: INTERVAL, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    await cdp.send('HeapProfiler.startSampling', { samplingInterval: INTERVAL, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !SURVIVORS });
     const r = await drive({ ...spec, connections: 32, durationS: DURATION });
     profile = ((await cdp.send('HeapProfiler.stopSampling')) as { profile: SamplingProfile }).profile;
     requests = Math.round(r.rps * DURATION);

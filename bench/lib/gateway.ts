@@ -84,8 +84,9 @@ let built: string | undefined;
  * Builds `dist/` from the tree once per bench process (≈ 1.5 s). A bench used to run whatever
  * `dist/cli.js` an earlier build had left, so edits made since were not what it measured (found when
  * `npm run bench:streams` ran a build that predated a config key).
+ * Resolves the CLI entry to run.
  */
-function buildOnce(): string {
+export function buildOnce(): string {
   if (built) return built;
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stderr}`);
