@@ -8,7 +8,7 @@
  * least-recently-used order (a touch re-inserts), not a Map plus an order Set; an owner with one
  * conversation is one string, not a Set of one; and a held conversation keeps only what it has.
  */
-import { OldestFirst, OwnedKeys } from './owned-keys.ts';
+import { EXACT_BELOW, OldestFirst, OwnedKeys, SETTLED_MOVES, settledMoves } from './owned-keys.ts';
 import { conversationOwner, ownedByVerified } from './store.ts';
 
 /** A stored value with the epoch ms at which it stops existing. */
@@ -18,19 +18,7 @@ export interface Expiring {
   moved?: number;
 }
 
-/**
- * A class holding fewer entries than this moves an entry on every touch (exact least-recently-used
- * order): below it a move costs well under a microsecond even for one key touched over and over.
- */
-export const EXACT_BELOW = 256;
-/**
- * At or above EXACT_BELOW, a touch within this many moves of the entry's last one leaves it in
- * place, or within 1/32 of the class's size when that is more (a few hot keys among many).
- */
-export const SETTLED_MOVES = 64;
-
-/** The settled window of a class of `size` entries (SETTLED_MOVES). */
-export const settledMoves = (size: number): number => Math.max(SETTLED_MOVES, size >> 5);
+export { EXACT_BELOW, SETTLED_MOVES, settledMoves };
 
 /**
  * A conversation as the memory store holds it: no id (the key is), no timestamps (the idle TTL is

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OwnedKeys } from './owned-keys.ts';
+import { EXACT_BELOW, OwnedKeys, settledMoves } from './owned-keys.ts';
 import { RecordTable } from './memory-records.ts';
 
 describe('OwnedKeys', () => {
@@ -33,6 +33,55 @@ describe('OwnedKeys', () => {
         expect(owned.owners).toBe([...model.values()].filter((keys) => keys.length > 0).length);
       }),
     );
+  });
+
+  it.each([
+    [EXACT_BELOW + 44, 60],
+    [4096, 8], // a window of max/32 (128), above SETTLED_MOVES
+  ])('in an owner of %i keys, never gives up a key touched within the last max - settledMoves(max) - 1 operations (property)', (max, numRuns) => {
+    const window = settledMoves(max);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('touch', 'touch', 'touch', 'add'), fc.nat(max + 150)), { minLength: max, maxLength: 3 * max }), (ops) => {
+        const dropped: string[] = [];
+        const owned = new OwnedKeys(max, (key) => dropped.push(key));
+        const held = new Set<string>();
+        const lastUse = new Map<string, number>();
+        for (let i = 0; i < max; i++) {
+          owned.add('o', `k${i}`);
+          held.add(`k${i}`);
+          lastUse.set(`k${i}`, i - max);
+        }
+        let adds = 0;
+        ops.forEach(([op, n], at) => {
+          const key = op === 'add' ? `n${adds++}` : `k${n}`;
+          if (op === 'touch' && !held.has(key)) return;
+          const seen = dropped.length;
+          owned.add('o', key);
+          held.add(key);
+          lastUse.set(key, at);
+          for (const gone of dropped.slice(seen)) {
+            expect(gone).not.toBe(key);
+            expect(at - lastUse.get(gone)!).toBeGreaterThanOrEqual(max - window - 1);
+            held.delete(gone);
+          }
+          expect(held.size).toBeLessThanOrEqual(max);
+        });
+      }),
+      { numRuns },
+    );
+  });
+
+  // One key touched over and over in an owner of 1,000 (an MCP session's conversation, twice a call)
+  // is left in place while it is among the newest (issue 25: each delete and add lengthened its
+  // bucket chain, 1.2 µs a touch); the owner's other keys keep their order.
+  it('touching one key of a large owner over and over keeps the order of the others', () => {
+    const dropped: string[] = [];
+    const owned = new OwnedKeys(1000, (key) => dropped.push(key));
+    for (let i = 0; i < 1000; i++) owned.add('o', `k${i}`);
+    for (let i = 0; i < 10_000; i++) owned.add('o', 'k999');
+    owned.add('o', 'new1');
+    owned.add('o', 'new2');
+    expect(dropped).toEqual(['k0', 'k1']);
   });
 });
 
