@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logDestination, type LogDestination } from './log-destination.ts';
 
@@ -34,6 +35,36 @@ describe('logDestination', () => {
     expect(text(path)).toBe(Array.from({ length: 50 }, (_, i) => `{"line":${i}}\n`).join(''));
     expect(writes()).toBe(1);
     out.end();
+  });
+
+  // Regression (issue 25): SonicBoom held the lines itself, appending each to one string and
+  // measuring that string's UTF-8 length on every write, which flattened it: a copy of everything
+  // held, per line. The held lines now reach it as one string per batch.
+  it('regression: a burst of lines reaches SonicBoom as one string, not a line at a time', async () => {
+    // What logDestination hands the SonicBoom it makes: its write, seen before logDestination wraps it.
+    const real = pino.destination;
+    const handed: string[] = [];
+    pino.destination = ((o: Parameters<typeof real>[0]) => {
+      const d = real(o);
+      const write = d.write.bind(d);
+      d.write = (s: string) => {
+        handed.push(s);
+        return write(s);
+      };
+      return d;
+    }) as typeof real;
+    try {
+      const { out, path } = onFile({ holdMs: 30 });
+      await ready(out);
+      const lines = Array.from({ length: 50 }, (_, i) => `{"line":${i}}\n`);
+      for (const line of lines) out.write(line);
+      await sleep(150);
+      expect(handed).toEqual([lines.join('')]);
+      expect(text(path)).toBe(lines.join(''));
+      out.end();
+    } finally {
+      pino.destination = real;
+    }
   });
 
   it('writes at once when holdBytes are pending, without waiting for the timer', async () => {

@@ -30,44 +30,72 @@ const MAX_BYTES = 16 * 1024 * 1024;
  * lines that arrive while the last write is in flight, a write every few requests under load, and
  * those trips were most of the access log's cost (`perf stat`: +0.22 futex calls and +0.08 context
  * switches a request; the line itself, into a stream that drops it, costs under a microsecond).
- * Held lines are SonicBoom's own buffer (`minLength`), so at exit pino writes them synchronously as
- * it writes any pending line, and a broken pipe is handled as pino handles it. The timer is armed
- * by a line, never while idle. Past `maxBytes` pending, SonicBoom drops new lines (`maxLength`).
+ *
+ * The held lines are an array of our own, joined once when they go to SonicBoom. SonicBoom's own
+ * buffer (`minLength`) held them first, but it appends each line to one string and measures that
+ * string's UTF-8 length on every write, which flattens it: a copy of everything held, a line at a
+ * time (`String::Utf8Length` and `WriteToFlat` were 2–3 % of an NLWeb pass-through's instructions;
+ * issue 25). At exit pino's `flushSync` and `flush` reach the held lines too (overridden below), and
+ * past `maxBytes` held or in flight new lines are dropped, with SonicBoom's `drop` event.
  */
 export function logDestination(opts: LogDestinationOptions = {}): LogDestination {
   const holdMs = opts.holdMs ?? HOLD_MS;
-  const out = pino.destination({ dest: opts.dest ?? 1, sync: false, minLength: opts.holdBytes ?? HOLD_BYTES, maxLength: opts.maxBytes ?? MAX_BYTES });
-  // Bytes given to SonicBoom and not yet written: what a flush has to do (no empty writes, no idle timer).
-  let pending = 0;
+  const holdBytes = opts.holdBytes ?? HOLD_BYTES;
+  const maxBytes = opts.maxBytes ?? MAX_BYTES;
+  // minLength 0: SonicBoom writes what it is given at once, or right after the write in flight.
+  const out = pino.destination({ dest: opts.dest ?? 1, sync: false, minLength: 0 });
+  let held: string[] = [];
+  let heldBytes = 0;
+  // Bytes given to SonicBoom and not yet written.
+  let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const flush = () => {
-    timer = undefined;
-    // A write in flight makes this a no-op; its 'drain' arms the timer again for what is left.
-    if (pending > 0 && !closed) out.flush();
-  };
-  const arm = () => {
-    if (timer !== undefined || pending <= 0) return;
-    timer = setTimeout(flush, holdMs);
-    timer.unref();
-  };
   const write = out.write.bind(out);
-  out.write = (line: string): boolean => {
-    // Bytes, as SonicBoom reports what it wrote (it measures the line too; a flat ASCII line is cheap).
-    pending += Buffer.byteLength(line);
-    const ok = write(line);
-    arm();
-    return ok;
+  /** Gives the held lines to SonicBoom as one string. */
+  const release = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (held.length === 0 || closed) return;
+    const text = held.length === 1 ? held[0]! : held.join('');
+    inFlight += heldBytes;
+    held = [];
+    heldBytes = 0;
+    write(text);
   };
-  // flushSync (pino's at exit) writes without a 'write' event: nothing is pending after it.
+  out.write = (line: string): boolean => {
+    const bytes = Buffer.byteLength(line);
+    if (inFlight + heldBytes + bytes > maxBytes) {
+      out.emit('drop', line);
+      return false;
+    }
+    held.push(line);
+    heldBytes += bytes;
+    if (heldBytes >= holdBytes) release();
+    else if (timer === undefined) {
+      timer = setTimeout(release, holdMs);
+      timer.unref();
+    }
+    return true;
+  };
+  out.on('write', (n: number) => void (inFlight -= n));
+  // pino's flushSync at exit (and flush before it) write the held lines as well as SonicBoom's own.
   const flushSync = out.flushSync.bind(out);
   out.flushSync = () => {
+    release();
     flushSync();
-    pending = 0;
+    inFlight = 0;
   };
-  out.on('write', (n: number) => void (pending -= n));
-  out.on('drop', (line: string) => void (pending -= Buffer.byteLength(line)));
-  out.on('drain', arm);
+  out.flush = (cb?: (err?: Error) => void) => {
+    release();
+    if (!cb) return;
+    if (inFlight <= 0) cb();
+    else out.once('drain', () => cb());
+  };
+  const end = out.end.bind(out);
+  out.end = () => {
+    release();
+    end();
+  };
   out.once('close', () => void (closed = true));
   return out;
 }
