@@ -42,7 +42,7 @@ export function callContext(
   // The closures below (and the timer's) share one V8 context: it must not hold `opts`, which can
   // carry a binding's callbacks (AskOptions.recordWithAnswer) and through them the binding's whole
   // request. Holding it, every A2A SendMessage's objects outlived two scavenges and went to the old
-  // generation: 11.2 KB promoted a request against 2.3 without (`npm run bench:promotion`; issue 25).
+  // generation: about 11 KB promoted a request against 2 without (`npm run bench:promotion`; issue 25).
   const clientSignal = opts.signal;
   clientSignal?.addEventListener('abort', onClientGone, { once: true });
   const requestId = opts.requestId ?? newRequestId();

@@ -18,6 +18,7 @@ export interface Expiring {
   moved?: number;
 }
 
+// Defined beside OwnedKeys, whose owners settle by the same rule; exported here as before.
 export { EXACT_BELOW, SETTLED_MOVES, settledMoves };
 
 /**
