@@ -4,6 +4,9 @@
  * compiled gateway (memory store) while wrk drives it against the static nginx upstream. A count, not
  * a time: each promise is an allocation and a microtask, and unlike CPU time on this VM the count does
  * not move between runs. The gateway is built from the tree first, as in every bench.
+ *
+ * BENCH_SITES=<n>: one promise in n (at random) has its creating stack taken (source-mapped), and each
+ * scenario lists the call sites that made the most, per request: where its promises come from.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,17 +20,27 @@ import { profileConfig, specFor } from './lib/scenarios.ts';
 const ALL = ['nlweb-json', 'nlip', 'mcp', 'mcp-2026', 'a2a', 'webtool', 'second-turn'];
 const COUNTER = fileURLToPath(new URL('./lib/promise-counter.mjs', import.meta.url));
 const FILE = join(tmpdir(), `nlgate-promises-${process.pid}`);
+const SITES = Number(process.env.BENCH_SITES ?? 0);
+
+/** The counter's report: the promises made so far and, with BENCH_SITES, where the sampled ones were made (cleared at each report). */
+interface Report {
+  made: number;
+  sites: Record<string, number>;
+}
 
 async function main(): Promise<void> {
   const scenarios = process.argv.length > 2 ? process.argv.slice(2) : ALL;
   const nginx = await startNginx(1);
-  const gw = await startGateway(profileConfig(nginx.upstreamUrl), 1, { PROMISE_COUNT_FILE: FILE }, [...npmStartFlags(), '--import', COUNTER]);
-  const count = async (): Promise<number> => {
+  const env = { PROMISE_COUNT_FILE: FILE, ...(SITES > 0 ? { PROMISE_SITES: String(SITES) } : {}) };
+  const flags = [...npmStartFlags(), '--import', COUNTER, ...(SITES > 0 ? ['--enable-source-maps'] : [])];
+  const gw = await startGateway(profileConfig(nginx.upstreamUrl), 1, env, flags);
+  const count = async (): Promise<Report> => {
     rmSync(FILE, { force: true });
     process.kill(gw.pid, 'SIGUSR2');
     for (let i = 0; i < 100; i++) {
       try {
-        return Number(readFileSync(FILE, 'utf8'));
+        const text = readFileSync(FILE, 'utf8');
+        return SITES > 0 ? (JSON.parse(text) as Report) : { made: Number(text), sites: {} };
       } catch {
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -40,9 +53,12 @@ async function main(): Promise<void> {
       await drive({ ...spec, connections: 8, durationS: 1 });
       const before = await count();
       const r = await drive({ ...spec, connections: 8, durationS: 2 });
-      const made = (await count()) - before;
+      const after = await count();
       if (r.errors) throw new Error(`${scenario}: ${r.errors} failed requests`);
-      console.log(`${scenario.padEnd(12)} ${(made / (r.rps * 2)).toFixed(1).padStart(6)} promises a request`);
+      const requests = r.rps * 2;
+      console.log(`${scenario.padEnd(12)} ${((after.made - before.made) / requests).toFixed(1).padStart(6)} promises a request`);
+      const top = Object.entries(after.sites).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP ?? 25));
+      for (const [where, n] of top) console.log(`  ${((n * SITES) / requests).toFixed(2).padStart(6)}  ${where}`);
     }
   } finally {
     rmSync(FILE, { force: true });

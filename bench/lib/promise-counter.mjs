@@ -1,8 +1,39 @@
 // Preloaded into the gateway by bench/promises.ts (`node --import`): counts the promises the process
 // makes (v8.promiseHooks) and, on SIGUSR2, writes the count so far to $PROMISE_COUNT_FILE.
+// With PROMISE_SITES=<n>, one promise in n, drawn at random (a fixed stride would follow a request's
+// own cycle of promises and see the same few), has its creation traced (the gateway runs with
+// --enable-source-maps, so frames name the source files) and the file holds
+// `{ made, sites: { "<the frames that made it>": count } }`: where a scenario's promises come from.
 import { writeFileSync } from 'node:fs';
 import { promiseHooks } from 'node:v8';
 
+const every = Number(process.env.PROMISE_SITES ?? 0);
 let made = 0;
-promiseHooks.onInit(() => void made++);
-process.on('SIGUSR2', () => writeFileSync(process.env.PROMISE_COUNT_FILE, String(made)));
+const sites = new Map();
+/** The first frames of the creating stack that are not the hook's own or Node's promise machinery. */
+function site() {
+  const holder = {};
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 12;
+  Error.captureStackTrace(holder, site);
+  Error.stackTraceLimit = limit;
+  const frames = holder.stack
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().replace(/^at /, '').replace(/\(?file:\/\/\/[^)]*?\/(src|adapters|node_modules)\//, '$1/').replace(/\)$/, ''))
+    .filter((f) => !f.includes('promise-counter') && !f.startsWith('new Promise') && !f.includes('<anonymous>'));
+  return frames.slice(0, 3).join(' < ');
+}
+promiseHooks.onInit(() => {
+  made++;
+  if (every > 0 && Math.random() * every < 1) {
+    const key = site();
+    sites.set(key, (sites.get(key) ?? 0) + 1);
+  }
+});
+process.on('SIGUSR2', () => {
+  if (every > 0) {
+    writeFileSync(process.env.PROMISE_COUNT_FILE, JSON.stringify({ made, sites: Object.fromEntries(sites) }));
+    sites.clear();
+  } else writeFileSync(process.env.PROMISE_COUNT_FILE, String(made));
+});

@@ -56,7 +56,7 @@ export function logDestination(opts: LogDestinationOptions = {}): LogDestination
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (held.length === 0 || closed) return;
-    const text = held.length === 1 ? held[0]! : held.join('');
+    const text = held.join('');
     inFlight += heldBytes;
     held = [];
     heldBytes = 0;

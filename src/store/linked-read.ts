@@ -22,11 +22,16 @@ export function linkedHandle(raw: string, field: string | undefined): string | n
 /** The store id of the conversation `handle` in `ownerTag`'s namespace (core/ownership.ts `scopedId`'s form). */
 export const linkedConversationId = (ownerTag: string, handle: string): string => `${ownerTag}:${handle}`;
 
+/** The store id of the conversation a record read links to (its handle, else the link's fallback), or null for none. */
+export function linkedConversationOf(record: string | null, link: ConversationLink): string | null {
+  const handle = (record === null ? null : linkedHandle(record, link.field)) ?? (link.fallback || null);
+  return handle === null ? null : linkedConversationId(link.ownerTag, handle);
+}
+
 /** Store.getRecordAndConversation as two reads in turn: for a store that cannot make them one. */
 export async function readLinkedInTurn(store: Pick<Store, 'getRecord' | 'getConversation'>, namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord> {
   const record = await store.getRecord(namespace, id, touchTtlMs);
-  const handle = (record === null ? null : linkedHandle(record, link.field)) ?? (link.fallback || null);
-  if (handle === null) return { record };
-  const conversationId = linkedConversationId(link.ownerTag, handle);
+  const conversationId = linkedConversationOf(record, link);
+  if (conversationId === null) return { record };
   return { record, conversation: { id: conversationId, record: await store.getConversation(conversationId, link.idleTtlMs) } };
 }

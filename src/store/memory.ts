@@ -14,7 +14,7 @@ import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
 import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
-import { readLinkedInTurn } from './linked-read.ts';
+import { linkedConversationOf } from './linked-read.ts';
 import { type ConversationLink, type ConversationRecord, type LinkedRecord, type PromiseRecord, type QuotaScope, type RecordWrite, type Settlement, type StoredBlob, type Store, type TurnLimits, type TurnRecord } from './store.ts';
 
 export { MemoryBackend } from './memory-backend.ts';
@@ -210,6 +210,11 @@ export class MemoryStore implements Store {
   // ---- conversations ----
 
   async getConversation(id: string, idleTtlMs: number): Promise<ConversationRecord | null> {
+    return this.conversationNow(id, idleTtlMs);
+  }
+
+  /** getConversation's read, synchronous (the memory store's reads are). */
+  private conversationNow(id: string, idleTtlMs: number): ConversationRecord | null {
     const now = Date.now();
     const held = this.backend.conversations.live(id, now);
     if (!held) return null;
@@ -250,6 +255,11 @@ export class MemoryStore implements Store {
   }
 
   async getRecord(namespace: string, id: string, touchTtlMs?: number): Promise<string | null> {
+    return this.recordNow(namespace, id, touchTtlMs);
+  }
+
+  /** getRecord's read, synchronous. */
+  private recordNow(namespace: string, id: string, touchTtlMs?: number): string | null {
     const now = Date.now();
     const key = `${namespace}:${id}`;
     const entry = this.backend.records.live(key, id, now);
@@ -259,8 +269,16 @@ export class MemoryStore implements Store {
     return entry.value;
   }
 
-  getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord> {
-    return readLinkedInTurn(this, namespace, id, touchTtlMs, link);
+  /**
+   * Both reads with nothing between them: one promise, where the two reads in turn
+   * (linked-read.ts `readLinkedInTurn`) made five (issue 25; an MCP session's call and an A2A
+   * task's continuation read this way).
+   */
+  async getRecordAndConversation(namespace: string, id: string, touchTtlMs: number | undefined, link: ConversationLink): Promise<LinkedRecord> {
+    const record = this.recordNow(namespace, id, touchTtlMs);
+    const conversationId = linkedConversationOf(record, link);
+    if (conversationId === null) return { record };
+    return { record, conversation: { id: conversationId, record: this.conversationNow(conversationId, link.idleTtlMs) } };
   }
 
   async replaceRecord(namespace: string, id: string, expected: string | null, value: string, ttlMs: number, owner?: string): Promise<boolean> {

@@ -35,33 +35,53 @@ function options(t: AskToolContext, forAsk = false): CallOptions {
   return { ...callOptions(t.call, t.ctx.mcpReq.signal), ...(session ? { session } : {}), ...(readAhead ? { readAhead } : {}) };
 }
 
-/**
- * The request in the conversation a 2025 session continues (when the client named none), and that
- * binding. The session's record (read to admit the call) names it; a record from before that field
- * has it in a conversation alias instead.
- */
-async function withSessionConversation(request: AskRequest, t: AskToolContext): Promise<{ request: AskRequest; bound?: string }> {
-  const session = t.call.session;
-  if (!session || request.meta?.session_context?.conversation_id !== undefined) return { request };
-  let conversationId = session.conversationId;
-  if (conversationId === undefined) {
-    // An older record's alias, read with the conversation it names (taken as the session's read-ahead).
-    const alias = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
-    conversationId = alias.conversationId;
-    if (alias.readAhead) session.readAhead = alias.readAhead;
-  }
-  if (!conversationId) return { request };
-  return { request: inConversation(request, conversationId), bound: conversationId };
+/** The request as a session call sends it, and the conversation the session was bound to before. */
+interface SessionRequest {
+  request: AskRequest;
+  bound?: string;
 }
 
 /**
- * Binds the session to the answer's conversation, in its record (or, for an older record, its
- * alias). A binding that already names it is left alone: no store write on a continuing call.
+ * The request in the conversation a 2025 session continues (when the client named none), and that
+ * binding. The session's record (read to admit the call) names it, so this is synchronous: each
+ * `await` of a call costs it promises (issue 25, `BENCH_SITES=20 npx tsx bench/promises.ts mcp`).
+ * Only a record from before that field has it in a conversation alias: `withAliasConversation`.
  */
-async function bindSessionConversation(response: CanonicalResponse, t: AskToolContext, bound: string | undefined): Promise<void> {
+function withSessionConversation(request: AskRequest, t: AskToolContext, conversationId = t.call.session?.conversationId): SessionRequest {
+  if (!conversationId || request.meta?.session_context?.conversation_id !== undefined) return { request };
+  return { request: inConversation(request, conversationId), bound: conversationId };
+}
+
+/** Whether the session's conversation is in an alias (a record written before `conversationId`), to be read first. */
+function inAlias(request: AskRequest, t: AskToolContext): boolean {
+  return t.call.session !== undefined && t.call.session.conversationId === undefined && request.meta?.session_context?.conversation_id === undefined;
+}
+
+/** withSessionConversation for an older record: the alias is read, with the conversation it names (the session's read-ahead). */
+async function withAliasConversation(request: AskRequest, t: AskToolContext): Promise<SessionRequest> {
+  const session = t.call.session!;
+  const alias = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
+  if (alias.readAhead) session.readAhead = alias.readAhead;
+  return withSessionConversation(request, t, alias.conversationId ?? null);
+}
+
+/** The request of a session call in its conversation: at once, unless an older record's alias must be read. */
+function sessionRequest(request: AskRequest, t: AskToolContext): SessionRequest | Promise<SessionRequest> {
+  return inAlias(request, t) ? withAliasConversation(request, t) : withSessionConversation(request, t);
+}
+
+/** The conversation an answer belongs to, when the session must be bound to it: not yet bound there (none on a continuing call). */
+function rebinding(response: CanonicalResponse, t: AskToolContext, bound: string | undefined): string | undefined {
   const id = response._meta.session_context?.conversation_id;
-  const session = t.call.session;
-  if (!session || typeof id !== 'string' || id === bound) return;
+  return t.call.session && typeof id === 'string' && id !== bound ? id : undefined;
+}
+
+/**
+ * Binds the session to the answer's conversation `id`, in its record (or, for an older record, its
+ * alias). Called only when `rebinding` names one: no store write, and no promise, on a continuing call.
+ */
+async function bindSessionConversation(id: string, t: AskToolContext): Promise<void> {
+  const session = t.call.session!;
   if (session.conversationId !== undefined) await t.sessions.bindConversation(session, id, t.call.principal);
   else await t.gateway.bindConversation(ALIAS_KIND, session.id, id, t.call.principal);
 }
@@ -73,8 +93,14 @@ async function bindSessionConversation(response: CanonicalResponse, t: AskToolCo
  * channel (an MCP upstream) has its own figures relayed as they are, `total` included (MCP
  * "Progress"); the gateway's own step count is used only for agents that do not.
  */
-async function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
+function ask(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
+  // Not async: without a progress token the core's own promise is the answer (issue 25).
   if (t.progressToken === undefined) return t.gateway.ask(request, { ...options(t, true), allowPromise: true });
+  return askWithProgress(request, t);
+}
+
+/** `ask` with a progress token: the answer streams, each result or progress report relayed as `notifications/progress`. */
+async function askWithProgress(request: AskRequest, t: AskToolContext): Promise<CanonicalResponse> {
   let relayed = false;
   const relay = { progress: (p: { progress: number; total?: number; message?: string }) => ((relayed = true), t.channel.progress?.(p)) };
   const live = await t.gateway.askStream(request, { ...options(t, true), client: relay });
@@ -104,7 +130,8 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
   const parsed = AskRequestSchema.safeParse(args ?? {});
   if (!parsed.success) return renderNlwebResult(failureResponse('INVALID_QUERY', describeIssues(parsed.error.issues)));
   try {
-    const session = await withSessionConversation(parsed.data, t);
+    const pending = sessionRequest(parsed.data, t);
+    const session = pending instanceof Promise ? await pending : pending;
     let request = session.request;
     const previous = decodeElicitationState(t.ctx.mcpReq.requestState());
     const answers = acceptedAnswers(t.ctx.mcpReq.inputResponses?.[ANSWERS_KEY]);
@@ -120,7 +147,8 @@ export async function runAskTool(args: unknown, t: AskToolContext): Promise<Call
         return inputRequired({ inputRequests: { [ANSWERS_KEY]: inputRequired.elicit(elicitationForm(e) as never) }, requestState: encodeElicitationState(e) });
       }
     }
-    await bindSessionConversation(response, t, session.bound);
+    const rebind = rebinding(response, t, session.bound);
+    if (rebind !== undefined) await bindSessionConversation(rebind, t);
     return renderNlwebResult(response);
   } catch (err) {
     return renderFailureResult(err);
@@ -138,14 +166,15 @@ export async function startAskTask(args: unknown, t: AskToolContext): Promise<Pr
   let response: CanonicalResponse;
   let bound: string | undefined;
   try {
-    const session = await withSessionConversation(parsed.data, t);
+    const session = await sessionRequest(parsed.data, t);
     bound = session.bound;
     response = await t.gateway.ask(session.request, { ...options(t, true), allowPromise: true, promiseAfterMs: 0 });
   } catch (err) {
     throw protocolError(err);
   }
   if (!isPromise(response)) throw new ProtocolError(-32603, 'The call could not be run as a task');
-  await bindSessionConversation(response, t, bound);
+  const rebind = rebinding(response, t, bound);
+  if (rebind !== undefined) await bindSessionConversation(rebind, t);
   return response;
 }
 

@@ -95,4 +95,34 @@ describe('the open exchanges of 2025 sessions on a replica (issue 25)', () => {
     await tick();
     expect(e.got).toEqual([cancel(9)]);
   });
+
+  it('enterHeard enters at once only a session already heard here, lingering or open, and counts as enter does', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { store, subscribed, unsubscribed } = countedStore();
+    const exchanges = new SessionExchanges(store);
+    expect(exchanges.enterHeard('s', exchange())).toBeUndefined(); // not subscribed: the caller uses enter
+    const pending = exchanges.enter('s', exchange());
+    expect(exchanges.enterHeard('s', exchange())).toBeUndefined(); // subscribing, not heard yet
+    (await pending)();
+    // Lingering after its last exchange: entered at once, and the linger is over.
+    const e = exchange();
+    const leave = exchanges.enterHeard('s', e);
+    expect(leave).toBeTypeOf('function');
+    await store.publishTopic(answersTopic('s'), JSON.stringify([cancel(4)]));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(e.got).toEqual([cancel(4)]);
+    expect([subscribed(), unsubscribed()]).toEqual([1, 0]);
+    leave!();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(unsubscribed()).toBe(1);
+    expect(exchanges.enterHeard('s', exchange())).toBeUndefined(); // unsubscribed: no longer heard
+  });
+
+  it('enterHeard never enters a session whose subscription failed', async () => {
+    const { store } = countedStore();
+    const exchanges = new SessionExchanges(store);
+    store.onTopic = () => Promise.reject(new Error('store down'));
+    await expect(exchanges.enter('s', exchange())).rejects.toThrow('store down');
+    expect(exchanges.enterHeard('s', exchange())).toBeUndefined();
+  });
 });

@@ -24,6 +24,8 @@ interface Open {
   exchanges: Set<Exchange>;
   /** The session's answers topic, heard while any of its exchanges is open here; resolves to its unsubscribe. */
   heard: Promise<() => Promise<void>>;
+  /** Set once `heard` has resolved: an exchange can then enter without waiting for it. */
+  live?: boolean;
   /** Set while no exchange is open: when the subscription ends (LINGER_MS). */
   linger?: NodeJS.Timeout;
 }
@@ -59,20 +61,44 @@ export class SessionExchanges {
    */
   async enter(sessionId: string, exchange: Exchange): Promise<() => void> {
     let entry = this.open.get(sessionId);
-    if (entry?.linger) {
-      clearTimeout(entry.linger);
-      entry.linger = undefined;
-      this.lingering--;
-    }
     if (!entry) {
       const exchanges = new Set<Exchange>();
       const heard = this.store.onTopic(answersTopic(sessionId), (raw) => relay(exchanges, raw));
       const created: Open = { exchanges, heard };
-      // A subscription that failed is not kept: the next exchange of the session tries again.
-      heard.catch(() => this.open.get(sessionId) === created && this.open.delete(sessionId));
+      heard.then(
+        () => void (created.live = true),
+        // A subscription that failed is not kept: the next exchange of the session tries again.
+        () => this.open.get(sessionId) === created && this.open.delete(sessionId),
+      );
       this.open.set(sessionId, (entry = created));
     }
-    const opened = entry;
+    const leave = this.register(sessionId, entry, exchange);
+    try {
+      await entry.heard;
+    } catch (err) {
+      leave();
+      throw err;
+    }
+    return leave;
+  }
+
+  /**
+   * `enter` without waiting, for a session whose topic is already heard here (every call of a
+   * session after its first, while it lingers): the function that closes the registration, or
+   * undefined when the session is not heard yet (then `enter`). One `await` fewer a call (issue 25).
+   */
+  enterHeard(sessionId: string, exchange: Exchange): (() => void) | undefined {
+    const entry = this.open.get(sessionId);
+    return entry?.live ? this.register(sessionId, entry, exchange) : undefined;
+  }
+
+  /** Adds an exchange to a session's open set (ending its linger); returns what removes it again. */
+  private register(sessionId: string, opened: Open, exchange: Exchange): () => void {
+    if (opened.linger) {
+      clearTimeout(opened.linger);
+      opened.linger = undefined;
+      this.lingering--;
+    }
     opened.exchanges.add(exchange);
     let left = false;
     const leave = () => {
@@ -87,12 +113,6 @@ export class SessionExchanges {
         this.unsubscribe(sessionId, opened);
       }, LINGER_MS).unref();
     };
-    try {
-      await opened.heard;
-    } catch (err) {
-      leave();
-      throw err;
-    }
     return leave;
   }
 

@@ -90,7 +90,8 @@ export class LegacyEndpoint {
   }
 
   /** Serves one HTTP request of a 2025-era client; `plain` when the session fast path has accepted its body already. */
-  async handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, plain?: PlainSessionRequest): Promise<Response> {
+  handle(req: Request, base: CallBase, parsedBody?: unknown, onSent?: OnSent, plain?: PlainSessionRequest): Promise<Response> {
+    // Not async: each method's own promise is the answer (an async switch cost a call two more, issue 25).
     switch (req.method) {
       case 'POST':
         return this.post(req, base, parsedBody, onSent, plain);
@@ -99,7 +100,7 @@ export class LegacyEndpoint {
       case 'DELETE':
         return this.terminate(req, base);
       default:
-        return jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+        return Promise.resolve(jsonRpcError(405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' }));
     }
   }
 
@@ -107,10 +108,11 @@ export class LegacyEndpoint {
    * The caller's session a request names: 400 without the header, 404 when unknown — or another
    * principal's, answered exactly the same (the client starts over).
    */
-  private async session(req: Request, base: CallBase, readAhead = false): Promise<McpSession | Response> {
+  private session(req: Request, base: CallBase, readAhead = false): Promise<McpSession | Response> {
     const id = requestHeader(req, 'mcp-session-id');
-    if (!id) return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    return (await this.deps.sessions.get(id, base.principal, readAhead)) ?? jsonRpcError(404, -32001, 'Session not found');
+    if (!id) return Promise.resolve(jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required'));
+    // Not async: the store read's own promise, continued once (each async layer of a call cost it two, issue 25).
+    return this.deps.sessions.get(id, base.principal, readAhead).then((session) => session ?? jsonRpcError(404, -32001, 'Session not found'));
   }
 
   /** POST: one JSON-RPC message or batch; `parsedBody` when the caller has read the body already. */

@@ -117,25 +117,31 @@ export class SessionFastPath {
         return codec.encodeResult('tools/list', { tools: surface.tools });
       };
     } else {
-      const tool = await this.toolRun(a, call);
+      const own = a.name === 'ask' || a.name === 'await';
+      const tool = own ? this.ownTool(a, call) : await this.otherTool(a, call);
       if (tool === undefined) return undefined;
       // The SDK's tools/call seam: the result is validated (and rebuilt in its schema's order) by the era's codec.
-      run = async (ctx) => checkedToolResult(codec, await tool(ctx));
+      run = (ctx) => tool(ctx).then((result) => checkedToolResult(codec, result));
     }
     this.observe?.(a.method);
     return this.exchange(codec, a, session.id, req, run, onSent);
   }
 
-  /** How a `tools/call` runs on the fast path, or undefined to decline it. */
-  private async toolRun(a: PlainSessionRequest, call: McpCall): Promise<((ctx: ServerContext) => Promise<unknown>) | undefined> {
+  /** How a `tools/call` of the gateway's own `ask` or `await` runs on the fast path, or undefined to decline it. */
+  private ownTool(a: PlainSessionRequest, call: McpCall): ((ctx: ServerContext) => Promise<unknown>) | undefined {
     const { gateway } = this.deps;
     const t = (ctx: ServerContext): AskToolContext => ({ gateway, sessions: this.deps.sessions, call, ctx, channel: {}, progressToken: undefined });
-    if (a.name === 'ask') {
-      if (elicitationModes(call.session!.capabilities).size > 0) return undefined;
-      return (ctx) => runAskTool(a.args, t(ctx));
-    }
     if (a.name === 'await') return (ctx) => runAwaitTool(a.args, t(ctx));
-    // Any other name: an agent's tool is the SDK's; a name nothing publishes is -32602 (MCP "Tools › Error Handling").
+    if (elicitationModes(call.session!.capabilities).size > 0) return undefined;
+    return (ctx) => runAskTool(a.args, t(ctx));
+  }
+
+  /**
+   * Any other name: an agent's tool is the SDK's (undefined: declined); a name nothing publishes is
+   * -32602 (MCP "Tools › Error Handling").
+   */
+  private async otherTool(a: PlainSessionRequest, call: McpCall): Promise<((ctx: ServerContext) => Promise<unknown>) | undefined> {
+    const { gateway } = this.deps;
     const clientSession = clientSessionOf(call, gateway.store);
     let routes: Awaited<ReturnType<typeof toolSurface>>['routes'];
     try {
@@ -174,13 +180,15 @@ export class SessionFastPath {
     // answer, when it changes nothing); in process, the request's signal.
     if (onSent) onSent(end);
     else req.signal.addEventListener('abort', end, { once: true });
+    const exchange = {
+      deliver: (m: JSONRPCMessage) => {
+        if (!settled && cancels(codec, m, a.id)) controller.abort((m as { params?: { reason?: unknown } }).params?.reason);
+      },
+      close: end,
+    };
     try {
-      leave = await this.exchanges.enter(sessionId, {
-        deliver: (m) => {
-          if (!settled && cancels(codec, m, a.id)) controller.abort((m as { params?: { reason?: unknown } }).params?.reason);
-        },
-        close: end,
-      });
+      // A session whose topic is heard here already (any call after its first): entered at once, no await.
+      leave = this.exchanges.enterHeard(sessionId, exchange) ?? (await this.exchanges.enter(sessionId, exchange));
     } catch (err) {
       // The store could not be subscribed to: the SDK path fails the same way (HTTP 500, index.ts).
       finish();
@@ -191,15 +199,14 @@ export class SessionFastPath {
       leave();
       return answer.response;
     }
-    void run(contextOf(a, controller.signal))
-      .then(
-        (result) => ({ result, jsonrpc: '2.0', id: a.id }) as JSONRPCMessage,
-        (err: unknown) => errorMessage(codec, a.id, err),
-      )
-      .then((message) => {
-        settled = true;
-        if (!controller.signal.aborted) finish(message);
-      });
+    const answerWith = (message: JSONRPCMessage) => {
+      settled = true;
+      if (!controller.signal.aborted) finish(message);
+    };
+    void run(contextOf(a, controller.signal)).then(
+      (result) => answerWith({ result, jsonrpc: '2.0', id: a.id } as JSONRPCMessage),
+      (err: unknown) => answerWith(errorMessage(codec, a.id, err)),
+    );
     return answer.response;
   }
 }
