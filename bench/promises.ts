@@ -22,10 +22,11 @@ const COUNTER = fileURLToPath(new URL('./lib/promise-counter.mjs', import.meta.u
 const FILE = join(tmpdir(), `nlgate-promises-${process.pid}`);
 const SITES = Number(process.env.BENCH_SITES ?? 0);
 
-/** The counter's report: the promises made so far and, with BENCH_SITES, where the sampled ones were made (cleared at each report). */
+/** The counter's report: the promises made and requests served so far and, with BENCH_SITES, where the sampled promises were made (cleared at each report). */
 interface Report {
   made: number;
-  sites: Record<string, number>;
+  requests: number;
+  sites?: Record<string, number>;
 }
 
 async function main(): Promise<void> {
@@ -39,8 +40,7 @@ async function main(): Promise<void> {
     process.kill(gw.pid, 'SIGUSR2');
     for (let i = 0; i < 100; i++) {
       try {
-        const text = readFileSync(FILE, 'utf8');
-        return SITES > 0 ? (JSON.parse(text) as Report) : { made: Number(text), sites: {} };
+        return JSON.parse(readFileSync(FILE, 'utf8')) as Report;
       } catch {
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -55,9 +55,9 @@ async function main(): Promise<void> {
       const r = await drive({ ...spec, connections: 8, durationS: 2 });
       const after = await count();
       if (r.errors) throw new Error(`${scenario}: ${r.errors} failed requests`);
-      const requests = r.rps * 2;
+      const requests = after.requests - before.requests;
       console.log(`${scenario.padEnd(12)} ${((after.made - before.made) / requests).toFixed(1).padStart(6)} promises a request`);
-      const top = Object.entries(after.sites).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP ?? 25));
+      const top = Object.entries(after.sites ?? {}).sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_TOP ?? 25));
       for (const [where, n] of top) console.log(`  ${((n * SITES) / requests).toFixed(2).padStart(6)}  ${where}`);
     }
   } finally {

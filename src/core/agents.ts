@@ -58,6 +58,11 @@ export class AgentRegistry {
     return entry;
   }
 
+  /** The entry for `name`, or undefined when no agent has that name. */
+  find(name: string): AgentEntry | undefined {
+    return this.entries.get(name);
+  }
+
   /** The configured agents' names, in config order (the same array every call: agents never change). */
   names(): readonly string[] {
     return (this.nameList ??= Object.freeze([...this.entries.keys()]));

@@ -105,6 +105,8 @@ export interface Gateway {
 
   /** Structured tools of one agent, or of every agent; with a client session, as that session sees them (Agent.toolsFor). */
   listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]>;
+  /** One agent's tools as listTools gives them, at once when its description is cached (read-only); else (or for no such agent) undefined. */
+  knownTools(agent: string): readonly PublishedTool[] | undefined;
   /** Calls a structured tool of an agent. */
   callTool(agent: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolResult>;
   /**

@@ -3,7 +3,7 @@ import type { PromiseRecord, Store } from '../store/store.ts';
 import { loadAdapters, type AdapterFactory, type AgentDescription, type ClientSession, type CommonAgentConfig, type ToolResult } from './agent.ts';
 import { AgentCalls } from './agent-calls.ts';
 import { CallSlots, type FreeSlot } from './call-slots.ts';
-import { publishTools } from './published-tools.ts';
+import { knownTools, publishTools } from './published-tools.ts';
 import { AgentRegistry, type AgentEntry } from './agents.ts';
 import type { Collected } from './collect.ts';
 import { Conversations, type Turn } from './conversations.ts';
@@ -170,6 +170,10 @@ class GatewayCore implements Gateway {
 
   async listTools(agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
     return publishTools(this.registry, agent, session);
+  }
+
+  knownTools(agent: string): readonly PublishedTool[] | undefined {
+    return knownTools(this.registry, agent);
   }
 
   async callTool(agent: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<ToolResult> {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { silentLogger } from '../base/logger.ts';
 import type { AdapterFactory, AgentDescription } from './agent.ts';
 import { AgentRegistry } from './agents.ts';
-import { publishTools } from './published-tools.ts';
+import { knownTools, publishTools } from './published-tools.ts';
 
 /** One description object handed to every agent of the kind (as a static adapter may). */
 const SHARED: AgentDescription = { description: 'Shared', tools: [{ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' } }] };
@@ -32,5 +32,14 @@ describe('publishTools', () => {
     const first = await publishTools(r, 'alpha');
     first.length = 0;
     expect(await publishTools(r, 'alpha')).toHaveLength(1);
+  });
+
+  it('knownTools answers at once only for an agent described already, with what publishTools gives, and undefined for no such agent', async () => {
+    const r = registry('alpha', 'beta');
+    expect(knownTools(r, 'alpha')).toBeUndefined(); // not described yet: the caller lists them (and describes it)
+    const listed = await publishTools(r, 'alpha');
+    expect(knownTools(r, 'alpha')).toEqual(listed);
+    expect(knownTools(r, 'beta')).toBeUndefined();
+    expect(knownTools(r, 'nobody')).toBeUndefined();
   });
 });

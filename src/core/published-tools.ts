@@ -30,9 +30,9 @@ function publish(name: string, tools: NonNullable<AgentDescription['tools']>, qu
  */
 export async function publishTools(registry: AgentRegistry, agent?: string, session?: ClientSession): Promise<PublishedTool[]> {
   const qualify = registry.names().length > 1;
-  // One agent whose description is cached (the NLWeb binding asks on every answer): no awaits.
-  const known = agent !== undefined && !session ? registry.get(agent) : undefined;
-  if (known?.description) return [...publishedFor(known.config.name, known.description, qualify)];
+  // One agent whose description is cached: no awaits.
+  const known = agent !== undefined && !session ? knownTools(registry, agent) : undefined;
+  if (known) return [...known];
   const names = agent !== undefined ? [registry.get(agent).config.name] : registry.names();
   const lists = await Promise.all(
     names.map(async (name) => {
@@ -44,6 +44,16 @@ export async function publishTools(registry: AgentRegistry, agent?: string, sess
   );
   // A fresh array each call: the cached lists are never handed out to be changed.
   return lists.flat();
+}
+
+/**
+ * The published tools of one agent whose description is cached, at once (not to be changed: the
+ * cache's own list); undefined when it must be described first, or no agent has that name. The NLWeb binding asks on every
+ * answer, to attach actions: publishTools' awaits cost it six promises a request (issue 25).
+ */
+export function knownTools(registry: AgentRegistry, agent: string): readonly PublishedTool[] | undefined {
+  const entry = registry.find(agent);
+  return entry?.description ? publishedFor(entry.config.name, entry.description, registry.names().length > 1) : undefined;
 }
 
 /** The published tools of one description, made once per description, agent and naming. */

@@ -32,11 +32,13 @@ export function instrumentGateway(gateway: Gateway, states: RequestStates): Gate
     ask: (request: AskRequest, opts?: AskOptions) => {
       const agent = agentOf(request, opts);
       note(opts, agent);
-      return traced('ask', agent, { 'gen_ai.operation.name': 'invoke_agent' }, async (span) => {
-        const response = await gateway.ask(request, opts);
-        note(opts, undefined, responseOutcome(response, span));
-        return response;
-      });
+      // One `.then`, not an async function: that cost every ask two promises more (issue 25).
+      return traced('ask', agent, { 'gen_ai.operation.name': 'invoke_agent' }, (span) =>
+        gateway.ask(request, opts).then((response) => {
+          note(opts, undefined, responseOutcome(response, span));
+          return response;
+        }),
+      );
     },
     askStream: (request: AskRequest, opts?: CallOptions) => {
       const agent = agentOf(request, opts);
