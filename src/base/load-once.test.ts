@@ -14,4 +14,20 @@ describe('loadOnce', () => {
     expect(await get()).toBe(2);
     expect(calls).toBe(2);
   });
+
+  it('now() gives the value only once a load has succeeded', async () => {
+    let fail = true;
+    const get = loadOnce(async () => {
+      if (fail) throw new Error('fails');
+      return 'value';
+    });
+    expect(get.now()).toBeUndefined();
+    await expect(get()).rejects.toThrow('fails');
+    expect(get.now()).toBeUndefined();
+    fail = false;
+    const pending = get();
+    expect(get.now()).toBeUndefined(); // still loading
+    expect(await pending).toBe('value');
+    expect(get.now()).toBe('value');
+  });
 });

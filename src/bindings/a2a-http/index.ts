@@ -34,11 +34,17 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const name = c.req.param('agent');
     return name !== undefined && gateway.listAgents().some((a) => a.name === name) ? name : null;
   };
-  const handlerFor = async (c: Context, agent: string) => {
-    const { rt, tasks, streams } = await runtime();
+  type Runtime = NonNullable<ReturnType<typeof runtime.now>>;
+  /** The request's handler, built on the loaded runtime. */
+  const handlerOn = ({ rt, tasks, streams }: Runtime, c: Context, agent: string) => {
     const deps: HandlerDeps = { gateway, agent, tasks, streams, card: () => rt.buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer }) };
     const { principal, requestId, credentials } = callerOf(c);
     return { rt, handler: new rt.GatewayRequestHandler(deps, { principal, requestId, signal: c.req.raw.signal, ...(credentials ? { credentials } : {}) }) };
+  };
+  /** The request's handler: at once once the runtime is loaded (every request after the first: no await, issue 25). */
+  const handlerFor = (c: Context, agent: string) => {
+    const loaded = runtime.now();
+    return loaded ? handlerOn(loaded, c, agent) : runtime().then((rt) => handlerOn(rt, c, agent));
   };
   const notFound = (c: Context) => c.json({ error: { code: 404, status: 'NOT_FOUND', message: `No agent named "${c.req.param('agent')}"` } }, 404);
   const card = async (c: Context, agent: string) => {
@@ -47,7 +53,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     return c.json(rt.AgentCard.toJSON(await rt.buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer })));
   };
   const jsonRpc = async (c: Context, agent: string) => {
-    const { rt, handler } = await handlerFor(c, agent);
+    const made = handlerFor(c, agent);
+    const { rt, handler } = made instanceof Promise ? await made : made;
     return rt.serveJsonRpc(c, handler);
   };
   const limit = bodyLimit({
@@ -80,7 +87,8 @@ function routes({ gateway, settings }: BindingContext): Hono {
     if (!agent) return notFound(c);
     const prefix = `/a2a/${c.req.param('agent')}/rest`;
     const path = decodeURI(c.req.path);
-    const { rt, handler } = await handlerFor(c, agent);
+    const made = handlerFor(c, agent);
+    const { rt, handler } = made instanceof Promise ? await made : made;
     return rt.serveRest(c, handler, path.startsWith(prefix) ? path.slice(prefix.length) : c.req.path);
   });
   return app;

@@ -51,7 +51,8 @@ function routes(ctx: BindingContext, opts: McpEngineOptions): Hono {
       }
     }
     try {
-      const { rt, engine } = await runtime();
+      // Loaded at the first MCP request; every later one takes it at once (an await cost it promises, issue 25).
+      const { rt, engine } = runtime.now() ?? (await runtime());
       // A plain request of a 2025 session is one the SDK classifies as 2025: neither classifier runs (issue 25).
       const plain = engine.legacy.fast?.accept(req, parsedBody);
       if (!plain) {
