@@ -26,7 +26,7 @@ function site() {
   const frames = holder.stack
     .split('\n')
     .slice(1)
-    .map((l) => l.trim().replace(/^at /, '').replace(/\(?file:\/\/\/[^)]*?\/(src|adapters|node_modules)\//, '$1/').replace(/\)$/, ''))
+    .map((l) => l.trim().replace(/^at /, '').replace(/\((?:file:\/\/)?\/[^()]*?\/(src|adapters|bench|node_modules)\//, '($1/'))
     .filter((f) => !f.includes('promise-counter') && !f.startsWith('new Promise') && !f.includes('<anonymous>'));
   return frames.slice(0, 3).join(' < ');
 }
