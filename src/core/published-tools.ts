@@ -48,8 +48,9 @@ export async function publishTools(registry: AgentRegistry, agent?: string, sess
 
 /**
  * The published tools of one agent whose description is cached, at once (not to be changed: the
- * cache's own list); undefined when it must be described first, or no agent has that name. The NLWeb binding asks on every
- * answer, to attach actions: publishTools' awaits cost it six promises a request (issue 25).
+ * cache's own list); undefined when it must be described first, or no agent has that name. The
+ * NLWeb binding asks on every answer, to attach actions: publishTools' awaits cost it six promises
+ * a request (issue 25).
  */
 export function knownTools(registry: AgentRegistry, agent: string): readonly PublishedTool[] | undefined {
   const entry = registry.find(agent);
