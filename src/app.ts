@@ -11,7 +11,7 @@ import type { AdapterFactory } from './core/agent.ts';
 import { reportError } from './bindings/report.ts';
 import { GatewayError } from './base/errors.ts';
 import { createEdge } from './edge/index.ts';
-import { requestId } from './edge/request-id.ts';
+import { withRequestId } from './edge/request-id.ts';
 import { createGateway } from './core/gateway.ts';
 import { consoleEnabled, createConsole } from './console/index.ts';
 import type { Gateway } from './core/gateway-types.ts';
@@ -85,8 +85,8 @@ export async function createApp(config: GatewayConfig, opts: AppOptions = {}): P
   };
 
   const app = new Hono();
-  app.use('*', requestId);
-  app.use('*', telemetry.middleware);
+  // The request id first (every log line and metric of the request names it), then the telemetry.
+  app.use('*', withRequestId(telemetry.middleware));
   // Browser clients (the NLWeb search components, old chat pages) need CORS; off unless configured.
   if (config.server.corsOrigins.length > 0) {
     const origins = config.server.corsOrigins;

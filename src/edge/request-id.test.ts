@@ -2,7 +2,8 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { requestId } from './request-id.ts';
+import type { MiddlewareHandler } from 'hono';
+import { requestId, withRequestId } from './request-id.ts';
 
 function app(): Hono {
   const a = new Hono();
@@ -35,5 +36,20 @@ describe('requestId', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('withRequestId: the middleware it wraps sees the id, and the answer carries it, as with requestId in front', async () => {
+    const seen: unknown[] = [];
+    const observe: MiddlewareHandler = async (c, next) => {
+      seen.push(c.get('requestId'));
+      await next();
+    };
+    const a = new Hono();
+    a.use('*', withRequestId(observe));
+    a.get('/json', (c) => c.json({ id: c.get('requestId') }));
+    const r = await a.request('/json');
+    const { id } = (await r.json()) as { id: string };
+    expect(r.headers.get('x-request-id')).toBe(id);
+    expect(seen).toEqual([id]);
   });
 });

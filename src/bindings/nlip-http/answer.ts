@@ -22,7 +22,7 @@ import {
 } from './reply.ts';
 import { attachmentsNote, plainAsk, readAsk, readCredentials, withAttachments } from './request.ts';
 import { readToolCall, renderToolResult, type NlipToolCall } from './tool-call.ts';
-import { loadUploads } from './upload.ts';
+import { loadUploads, referencesUploads } from './upload.ts';
 
 /** What the HTTP layer knows about the exchange. */
 export interface Exchange {
@@ -73,9 +73,11 @@ export async function answerMessage(x: Exchange, parsed: Accepted): Promise<Nlip
 /** The data path: the message as an ask, the response as a reply with the conversation tokens. */
 async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, opts: CallOptions): Promise<NlipMessage> {
   const owner = x.caller?.principal;
-  const conversation = await resolveConversation(x.gateway, style.tokens, owner);
+  // Each of these is usually at hand (no peer token, no upload): awaited only when it is not (issue 25).
+  const resolving = resolveConversation(x.gateway, style.tokens, owner);
+  const conversation = resolving instanceof Promise ? await resolving : resolving;
   const { id: known, readAhead } = conversation;
-  const { uploads, missing } = await loadUploads(x.gateway.store, message, owner);
+  const { uploads, missing } = referencesUploads(message) ? await loadUploads(x.gateway.store, message, owner) : { uploads: [], missing: [] };
   const ask = readAsk(message, { ...(known ? { conversationId: known } : {}), uploads });
   const notes = [...missing, ...ask.notes];
   // Validate first (filters come from the peer); an attachment-only message gets a stand-in question.
@@ -99,7 +101,8 @@ async function answerAsk(x: Exchange, message: NlipMessage, style: ReplyStyle, o
     return renderNotice(['The message has no question: send it as text (format "text").', ...notes].join('\n'), style, 'INVALID_QUERY');
   }
   const response = await x.gateway.ask(request, { ...opts, ...(routed !== undefined ? { agent: routed } : {}), ...(readAhead ? { readAhead } : {}), allowPromise: true });
-  const tokens = await replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, conversation, owner);
+  const replying = replyTokens(x.gateway, style.tokens, conversationOf(response) ?? known, conversation, owner);
+  const tokens = replying instanceof Promise ? await replying : replying;
   return renderResponse(response, { ...style, tokens }, notes);
 }
 

@@ -36,11 +36,14 @@ function mintedConversation(part: NlipPart): string | undefined {
   return handleProblem(id, 'token') === undefined ? id : undefined;
 }
 
+/** Whether a token is one of the peer's own that is mapped to conversations at all. */
+function isMappable(part: NlipPart): boolean {
+  return typeof part.content === 'string' && part.content.length >= MIN_MAPPED_TOKEN && part.content.length <= MAX_MAPPED_TOKEN && mintedConversation(part) === undefined;
+}
+
 /** The store handle of a peer's own token, when it is mapped at all. */
 function handleOf(part: NlipPart): string | undefined {
-  if (typeof part.content !== 'string' || part.content.length < MIN_MAPPED_TOKEN || part.content.length > MAX_MAPPED_TOKEN) return undefined;
-  if (mintedConversation(part) !== undefined) return undefined;
-  return hash('sha256', part.content, 'base64url');
+  return isMappable(part) ? hash('sha256', part.content as string, 'base64url') : undefined;
 }
 
 /** The conversation a message's tokens name: its id, the peer token's mapping that named it, that conversation as read. */
@@ -56,12 +59,18 @@ export interface KnownConversation {
  * directly; otherwise the first of the peer's own tokens mapped to one, that conversation read with
  * the mapping (`readAhead`, for the ask).
  */
-export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], owner: Principal | undefined): Promise<KnownConversation> {
+export function resolveConversation(gateway: Gateway, tokens: NlipPart[], owner: Principal | undefined): KnownConversation | Promise<KnownConversation> {
   const checked = tokens.slice(0, MAX_MAPPED_PER_MESSAGE);
   for (const t of checked) {
     const id = mintedConversation(t);
     if (id !== undefined) return { id };
   }
+  // No peer token to look up (a first message, or the gateway's own token): known at once, no await (issue 25).
+  return checked.some(isMappable) ? lookUpConversation(gateway, checked, owner) : {};
+}
+
+/** resolveConversation's store lookups: the first of the peer's own tokens mapped to a conversation. */
+async function lookUpConversation(gateway: Gateway, checked: NlipPart[], owner: Principal | undefined): Promise<KnownConversation> {
   for (const t of checked) {
     const handle = handleOf(t);
     if (handle === undefined) continue;
@@ -78,19 +87,24 @@ export async function resolveConversation(gateway: Gateway, tokens: NlipPart[], 
  * `conversationId`, refreshing their TTL; all but the one whose mapping `known` was just read from,
  * when it still names the same conversation (that read refreshed it: issue 25, a store write fewer).
  */
-export async function replyTokens(
+export function replyTokens(
   gateway: Gateway,
   received: NlipPart[],
   conversationId: string | undefined,
   known: KnownConversation,
   owner: Principal | undefined,
-): Promise<NlipPart[]> {
+): NlipPart[] | Promise<NlipPart[]> {
   const echoed = received.map((t) => ({ ...t }));
   if (conversationId === undefined) return echoed;
-  for (const part of echoed.slice(0, MAX_MAPPED_PER_MESSAGE)) {
-    const handle = handleOf(part);
-    if (handle === undefined || (handle === known.via && conversationId === known.id)) continue;
-    await gateway.bindConversation(ALIAS_KIND, handle, conversationId, owner);
-  }
-  return known.id !== undefined ? echoed : [...echoed, conversationTokenPart(`${MINTED_PREFIX}${conversationId}`)];
+  const reply = known.id !== undefined ? echoed : [...echoed, conversationTokenPart(`${MINTED_PREFIX}${conversationId}`)];
+  const toBind = echoed
+    .slice(0, MAX_MAPPED_PER_MESSAGE)
+    .map(handleOf)
+    .filter((handle): handle is string => handle !== undefined && !(handle === known.via && conversationId === known.id));
+  // Nothing to bind (no peer tokens, or only the one just read): the reply at once, no await (issue 25).
+  if (toBind.length === 0) return reply;
+  return (async () => {
+    for (const handle of toBind) await gateway.bindConversation(ALIAS_KIND, handle, conversationId, owner);
+    return reply;
+  })();
 }

@@ -139,6 +139,11 @@ export async function handleUpload(c: Context, store: Store, base: string, polic
   return c.json(toWire(reply));
 }
 
+/** Whether a message has any `uri` part that could reference an upload (loadUploads has something to read). */
+export function referencesUploads(msg: NlipMessage): boolean {
+  return structuredParts(msg, 'uri').length > 0;
+}
+
 /**
  * The uploads of `owner` a message references (`structured`/`uri` parts naming an upload of this
  * gateway), as attachments; unknown, expired or another caller's references are named in `missing`,
