@@ -40,7 +40,7 @@ import { createGateway } from '../src/core/gateway.ts';
 import type { Gateway } from '../src/core/gateway-types.ts';
 import { newRequestId } from '../src/core/ids.ts';
 import { createEdge, createVerifier } from '../src/edge/index.ts';
-import { requestId } from '../src/edge/request-id.ts';
+import { withRequestId } from '../src/edge/request-id.ts';
 import type { AskRequest } from '../src/protocol/nlweb/index.ts';
 import { MemoryStore } from '../src/store/memory.ts';
 import { spawnListening, type ListeningChild } from './lib/listening-child.ts';
@@ -110,8 +110,8 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
         const gateway = await core(config, silentLogger);
         const edge = createEdge({ server: config.server, limits: config.limits, auth: config.auth, bindings: builtinBindings, store: gateway.store, log: silentLogger, fallback: renderNlwebError });
         const app = new Hono();
-        app.use('*', requestId);
-        app.use('*', edge.middleware);
+        // The request id in the layer in front of it, as createApp gives it with the telemetry's.
+        app.use('*', withRequestId(edge.middleware));
         // Every protocol's routes, mounted as createApp mounts them: the router is the app's own.
         const bound = { gateway, settings: { ...settings, publicBase: edge.publicBase, identity: edge.verifier } };
         for (const binding of builtinBindings) app.route('/', binding.routes(bound));

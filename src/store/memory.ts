@@ -11,6 +11,7 @@
 import { GatewayError } from '../base/errors.ts';
 import type { Logger } from '../base/logger.ts';
 import { MemoryBackend, liveEntry, type Timed } from './memory-backend.ts';
+import { MemoryPubSub } from './memory-pubsub.ts';
 import { HeldConversation } from './memory-retention.ts';
 import { keepPrev } from './prev.ts';
 import type { Limiter } from './limiter.ts';
@@ -57,14 +58,12 @@ function readConversation(id: string, held: HeldConversation): ConversationRecor
 export class MemoryStore implements Store {
   readonly kind = 'memory' as const;
   readonly backend: MemoryBackend;
-  private readonly log: Logger | undefined;
-  private readonly listeners = new Set<(token: string) => void>();
-  private readonly topicListeners = new Set<[string, (message: string) => void]>();
+  private readonly pubsub: MemoryPubSub;
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.backend = options.backend ?? new MemoryBackend({ sweepIntervalMs: options.sweepIntervalMs, maxConversations: options.maxConversations, maxRecords: options.maxRecords, maxConversationsPerOwner: options.maxConversationsPerOwner, maxRecordsPerOwner: options.maxRecordsPerOwner });
-    this.log = options.log;
+    this.pubsub = new MemoryPubSub(options.log);
     this.backend.attach();
   }
 
@@ -158,53 +157,24 @@ export class MemoryStore implements Store {
     entry.expiresAt = Math.min(entry.expiresAt, now + ttlMs);
   }
 
-  // ---- cross-replica cancel ----
+  // ---- cross-replica cancel and topics (memory-pubsub.ts) ----
 
   async publishCancel(token: string): Promise<void> {
-    // Delivered on a later tick, like a message that travels through Redis: no handler runs
-    // inside the publisher's own call stack.
-    setImmediate(() => this.backend.cancels.emit('cancel', token));
+    this.pubsub.publish(this.backend.cancels, 'cancel', token);
   }
 
   async onCancel(handler: (token: string) => void): Promise<() => Promise<void>> {
-    const listener = (token: string): void => {
-      try {
-        handler(token);
-      } catch (err) {
-        this.log?.warn({ err }, 'cancel handler failed');
-      }
-    };
-    this.listeners.add(listener);
-    this.backend.cancels.on('cancel', listener);
-    return async () => {
-      this.listeners.delete(listener);
-      this.backend.cancels.off('cancel', listener);
-    };
+    return this.pubsub.subscribe(this.backend.cancels, 'cancel', handler, 'cancel');
   }
-
-  // ---- topics ----
 
   async publishTopic(topic: string, message: string): Promise<void> {
     await this.ping();
-    // A later tick, as through Redis: no handler runs inside the publisher's call stack.
-    setImmediate(() => this.backend.topics.emit(topic, message));
+    this.pubsub.publish(this.backend.topics, topic, message);
   }
 
   async onTopic(topic: string, handler: (message: string) => void): Promise<() => Promise<void>> {
     await this.ping();
-    const listener = (message: string): void => {
-      try {
-        handler(message);
-      } catch (err) {
-        this.log?.warn({ err }, 'topic handler failed');
-      }
-    };
-    this.backend.topics.on(topic, listener);
-    this.topicListeners.add([topic, listener]);
-    return async () => {
-      this.backend.topics.off(topic, listener);
-      for (const entry of this.topicListeners) if (entry[1] === listener) this.topicListeners.delete(entry);
-    };
+    return this.pubsub.subscribe(this.backend.topics, topic, handler, 'topic');
   }
 
   // ---- conversations ----
@@ -334,10 +304,7 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const listener of this.listeners) this.backend.cancels.off('cancel', listener);
-    this.listeners.clear();
-    for (const [topic, listener] of this.topicListeners) this.backend.topics.off(topic, listener);
-    this.topicListeners.clear();
+    this.pubsub.close();
     this.backend.detach();
   }
 

@@ -41,10 +41,13 @@ function routes({ gateway, settings }: BindingContext): Hono {
     const { principal, requestId, credentials } = callerOf(c);
     return { rt, handler: new rt.GatewayRequestHandler(deps, { principal, requestId, signal: c.req.raw.signal, ...(credentials ? { credentials } : {}) }) };
   };
-  /** The request's handler: at once once the runtime is loaded (every request after the first: no await, issue 25). */
-  const handlerFor = (c: Context, agent: string) => {
+  /**
+   * Serves the request with its handler: at once when the runtime is loaded (every request after
+   * the first: no await, issue 25), else once it is.
+   */
+  const withHandler = (c: Context, agent: string, serve: (made: ReturnType<typeof handlerOn>) => Response | Promise<Response>): Response | Promise<Response> => {
     const loaded = runtime.now();
-    return loaded ? handlerOn(loaded, c, agent) : runtime().then((rt) => handlerOn(rt, c, agent));
+    return loaded ? serve(handlerOn(loaded, c, agent)) : runtime().then((rt) => serve(handlerOn(rt, c, agent)));
   };
   const notFound = (c: Context) => c.json({ error: { code: 404, status: 'NOT_FOUND', message: `No agent named "${c.req.param('agent')}"` } }, 404);
   const card = async (c: Context, agent: string) => {
@@ -52,11 +55,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
     c.header('Cache-Control', 'public, max-age=300');
     return c.json(rt.AgentCard.toJSON(await rt.buildAgentCard(gateway, agent, { baseUrl: baseUrl(c), bearer })));
   };
-  const jsonRpc = async (c: Context, agent: string) => {
-    const made = handlerFor(c, agent);
-    const { rt, handler } = made instanceof Promise ? await made : made;
-    return rt.serveJsonRpc(c, handler);
-  };
+  const jsonRpc = (c: Context, agent: string) => withHandler(c, agent, ({ rt, handler }) => rt.serveJsonRpc(c, handler));
   const limit = bodyLimit({
     maxSize: settings.bodyLimitBytes,
     onError: (c) => c.json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `The request is larger than ${settings.bodyLimitBytes} bytes` } }, 413),
@@ -87,9 +86,7 @@ function routes({ gateway, settings }: BindingContext): Hono {
     if (!agent) return notFound(c);
     const prefix = `/a2a/${c.req.param('agent')}/rest`;
     const path = decodeURI(c.req.path);
-    const made = handlerFor(c, agent);
-    const { rt, handler } = made instanceof Promise ? await made : made;
-    return rt.serveRest(c, handler, path.startsWith(prefix) ? path.slice(prefix.length) : c.req.path);
+    return withHandler(c, agent, ({ rt, handler }) => rt.serveRest(c, handler, path.startsWith(prefix) ? path.slice(prefix.length) : c.req.path));
   });
   return app;
 }

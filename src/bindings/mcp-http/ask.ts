@@ -43,31 +43,24 @@ interface SessionRequest {
 
 /**
  * The request in the conversation a 2025 session continues (when the client named none), and that
- * binding. The session's record (read to admit the call) names it, so this is synchronous: each
- * `await` of a call costs it promises (issue 25, `BENCH_SITES=20 npx tsx bench/promises.ts mcp`).
- * Only a record from before that field has it in a conversation alias: `withAliasConversation`.
+ * binding: at once, since the session's record (read to admit the call) names it. Each `await` of a
+ * call costs it promises (issue 25, `BENCH_SITES=20 npx tsx bench/promises.ts mcp`). Only a record
+ * from before that field has it in a conversation alias, read here with the conversation it names
+ * (taken as the session's read-ahead).
  */
-function withSessionConversation(request: AskRequest, t: AskToolContext, conversationId = t.call.session?.conversationId): SessionRequest {
-  if (!conversationId || request.meta?.session_context?.conversation_id !== undefined) return { request };
-  return { request: inConversation(request, conversationId), bound: conversationId };
-}
-
-/** Whether the session's conversation is in an alias (a record written before `conversationId`), to be read first. */
-function inAlias(request: AskRequest, t: AskToolContext): boolean {
-  return t.call.session !== undefined && t.call.session.conversationId === undefined && request.meta?.session_context?.conversation_id === undefined;
-}
-
-/** withSessionConversation for an older record: the alias is read, with the conversation it names (the session's read-ahead). */
-async function withAliasConversation(request: AskRequest, t: AskToolContext): Promise<SessionRequest> {
-  const session = t.call.session!;
-  const alias = await t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal);
-  if (alias.readAhead) session.readAhead = alias.readAhead;
-  return withSessionConversation(request, t, alias.conversationId ?? null);
-}
-
-/** The request of a session call in its conversation: at once, unless an older record's alias must be read. */
 function sessionRequest(request: AskRequest, t: AskToolContext): SessionRequest | Promise<SessionRequest> {
-  return inAlias(request, t) ? withAliasConversation(request, t) : withSessionConversation(request, t);
+  const session = t.call.session;
+  if (!session || request.meta?.session_context?.conversation_id !== undefined) return { request };
+  if (session.conversationId !== undefined) return inSessionConversation(request, session.conversationId);
+  return t.gateway.resolveConversation(ALIAS_KIND, session.id, t.call.principal).then((alias) => {
+    if (alias.readAhead) session.readAhead = alias.readAhead;
+    return inSessionConversation(request, alias.conversationId);
+  });
+}
+
+/** The request in conversation `conversationId`, bound to it; as it is when the session has none yet. */
+function inSessionConversation(request: AskRequest, conversationId: string | null | undefined): SessionRequest {
+  return conversationId ? { request: inConversation(request, conversationId), bound: conversationId } : { request };
 }
 
 /** The conversation an answer belongs to, when the session must be bound to it: not yet bound there (none on a continuing call). */
