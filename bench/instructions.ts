@@ -14,13 +14,15 @@
  * Per scenario: WARM requests uninstrumented (V8 tiers code up by how often it runs, not by time),
  * instrumentation on, then WINDOWS windows of MEASURE requests from 8 connections, each counted from
  * zero to a dump; the median window is the figure. Everything the process does in a window is
- * counted: the loop, GC, V8's compiler threads, the log writes' user-space part.
+ * counted: the loop, GC, V8's compiler threads, the log writes' user-space part; not V8's memory
+ * reducer, which runs by the clock and took valgrind's slowness for idleness (COUNTED_FLAGS).
  *
  *   BENCH_WARM=15000 BENCH_MEASURE=2000 BENCH_WINDOWS=3 npm run bench:instructions nlweb-json mcp
  *   BENCH_FLOOR=0 …            the gateway alone (comparing two trees)
  *   BENCH_VERBOSE=1 …          the functions that spent them, JIT code named (bench/lib/callgrind-js.ts)
  *   BENCH_CALLEES=name,… …     with BENCH_VERBOSE, what the functions so named called
  *   BENCH_KEEP=1 …             keep the dumps (their directories are printed by valgrind)
+ *   BENCH_NODE_FLAGS='--x' …   more Node/V8 flags for the counted processes (gateway and floor)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +40,14 @@ const WARM = Number(process.env.BENCH_WARM ?? 15000);
 const MEASURE = Number(process.env.BENCH_MEASURE ?? 2000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 3);
 const CONNECTIONS = 8;
+// V8's memory reducer starts full collections when the allocation rate looks low, and it reads the
+// rate by the clock: under valgrind a loaded gateway allocates 20–50 times slower per second, so the
+// reducer took it for idle and collected in some windows but not others (an NLWeb pass-through's
+// windows read 441 to 1,058 thousand in one process; with it off, 393 to 448). At full speed under
+// load it does not run, so it is off in the counted process (the floor's too, for the same terms).
+const COUNTED_FLAGS = ['--no-memory-reducer'];
+/** BENCH_NODE_FLAGS='--flag …': more V8/Node flags for the counted processes (an experiment's). */
+const extraFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
 type Spec = Awaited<ReturnType<typeof specFor>>;
 
@@ -163,13 +173,13 @@ async function main(): Promise<void> {
   const nginx = await startNginx(1);
   const dirs = [mkdtempSync(join(tmpdir(), 'nlgate-cg-floor-')), mkdtempSync(join(tmpdir(), 'nlgate-cg-gw-'))];
   // BENCH_FLOOR=0: the gateway alone (comparing two trees, where the floor is the same for both).
-  const floor = process.env.BENCH_FLOOR === '0' ? undefined : await startPlatformFloor(nginx.upstreamUrl, callgrind(dirs[0]!));
+  const floor = process.env.BENCH_FLOOR === '0' ? undefined : await startPlatformFloor(nginx.upstreamUrl, callgrind(dirs[0]!), [...COUNTED_FLAGS, ...extraFlags]);
   // No idle release: under valgrind a request takes 50 times as long, so the pause of a dump reads
   // as a quiet period, and one release's full collections counted in a window tripled its figure.
   const config = { ...profileConfig(nginx.upstreamUrl), server: { idleReleaseMs: 0 } };
   const verbose = Boolean(process.env.BENCH_VERBOSE);
   // In verbose mode V8 writes the map that names its JIT code (bench/lib/callgrind-js.ts).
-  const gw = await startGateway(config, 1, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, [...npmStartFlags(), ...(verbose ? ['--perf-basic-prof'] : [])], callgrind(dirs[1]!));
+  const gw = await startGateway(config, 1, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, [...npmStartFlags(), ...COUNTED_FLAGS, ...(verbose ? ['--perf-basic-prof'] : []), ...extraFlags], callgrind(dirs[1]!));
   const explain = (file: string, pid?: number) => {
     if (!verbose) return;
     console.log(topFunctions(file));

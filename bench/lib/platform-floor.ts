@@ -26,9 +26,9 @@ export function floorApp(upstreamUrl: string, prefix = ''): { app: Hono; close()
   return { app, close: () => pool.close() };
 }
 
-/** Starts the forwarder in its own process (one core, like the one-worker gateway); `wrap` as startGateway's. */
-export function startPlatformFloor(upstreamUrl: string, wrap: string[] = []): Promise<Floor> {
-  const [command, ...args] = [...wrap, process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl];
+/** Starts the forwarder in its own process (one core, like the one-worker gateway); `wrap` and `nodeArgs` as startGateway's. */
+export function startPlatformFloor(upstreamUrl: string, wrap: string[] = [], nodeArgs: string[] = []): Promise<Floor> {
+  const [command, ...args] = [...wrap, process.execPath, ...nodeArgs, '--import', 'tsx', fileURLToPath(import.meta.url), upstreamUrl];
   return spawnListening(command!, args);
 }
 
