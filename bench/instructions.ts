@@ -45,9 +45,8 @@ const CONNECTIONS = 8;
 // reducer took it for idle and collected in some windows but not others (an NLWeb pass-through's
 // windows read 441 to 1,058 thousand in one process; with it off, 393 to 448). At full speed under
 // load it does not run, so it is off in the counted process (the floor's too, for the same terms).
-const COUNTED_FLAGS = ['--no-memory-reducer'];
-/** BENCH_NODE_FLAGS='--flag …': more V8/Node flags for the counted processes (an experiment's). */
-const extraFlags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+// BENCH_NODE_FLAGS='--flag …' adds an experiment's flags to both.
+const COUNTED_FLAGS = ['--no-memory-reducer', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
 
 type Spec = Awaited<ReturnType<typeof specFor>>;
 
@@ -173,13 +172,13 @@ async function main(): Promise<void> {
   const nginx = await startNginx(1);
   const dirs = [mkdtempSync(join(tmpdir(), 'nlgate-cg-floor-')), mkdtempSync(join(tmpdir(), 'nlgate-cg-gw-'))];
   // BENCH_FLOOR=0: the gateway alone (comparing two trees, where the floor is the same for both).
-  const floor = process.env.BENCH_FLOOR === '0' ? undefined : await startPlatformFloor(nginx.upstreamUrl, callgrind(dirs[0]!), [...COUNTED_FLAGS, ...extraFlags]);
+  const floor = process.env.BENCH_FLOOR === '0' ? undefined : await startPlatformFloor(nginx.upstreamUrl, callgrind(dirs[0]!), COUNTED_FLAGS);
   // No idle release: under valgrind a request takes 50 times as long, so the pause of a dump reads
   // as a quiet period, and one release's full collections counted in a window tripled its figure.
   const config = { ...profileConfig(nginx.upstreamUrl), server: { idleReleaseMs: 0 } };
   const verbose = Boolean(process.env.BENCH_VERBOSE);
   // In verbose mode V8 writes the map that names its JIT code (bench/lib/callgrind-js.ts).
-  const gw = await startGateway(config, 1, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, [...npmStartFlags(), ...COUNTED_FLAGS, ...(verbose ? ['--perf-basic-prof'] : []), ...extraFlags], callgrind(dirs[1]!));
+  const gw = await startGateway(config, 1, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' }, [...npmStartFlags(), ...COUNTED_FLAGS, ...(verbose ? ['--perf-basic-prof'] : [])], callgrind(dirs[1]!));
   const explain = (file: string, pid?: number) => {
     if (!verbose) return;
     console.log(topFunctions(file));
