@@ -21,6 +21,7 @@
  *   BENCH_FLOOR=0 …            the gateway alone (comparing two trees)
  *   BENCH_VERBOSE=1 …          the functions that spent them, JIT code named (bench/lib/callgrind-js.ts)
  *   BENCH_CALLEES=name,… …     with BENCH_VERBOSE, what the functions so named called
+ *   BENCH_CALLERS=name,… …     with BENCH_VERBOSE, the JavaScript functions that called those so named
  *   BENCH_KEEP=1 …             keep the dumps (their directories are printed by valgrind)
  *   BENCH_NODE_FLAGS='--x' …   more Node/V8 flags for the counted processes (gateway and floor)
  */
@@ -29,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { functionCosts } from './lib/callgrind-js.ts';
+import { callersOf, functionCosts } from './lib/callgrind-js.ts';
 import { npmStartFlags, startGateway } from './lib/gateway.ts';
 import { startNginx } from './lib/nginx.ts';
 import { startPlatformFloor } from './lib/platform-floor.ts';
@@ -123,7 +124,10 @@ function jsFunctions(file: string, map: string, n = Number(process.env.BENCH_TOP
         .filter((c) => of.some((o) => c.name.includes(o)))
         .flatMap((c) => [`  callees of ${c.name.slice(0, 120)}`, ...[...c.callees].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, cost]) => `${k(cost)}           ${name.slice(0, 140)}`)])
     : [];
-  return ['  incl k  self k  function (by inclusive)', ...list('inclusive'), '  incl k  self k  function (by self)', ...list('self'), ...callees].join('\n');
+  // BENCH_CALLERS=<text>,…: the JavaScript functions that called those whose name holds a <text> (a builtin's callers).
+  const to = process.env.BENCH_CALLERS?.split(',');
+  const callers = to ? [`  callers of ${to.join(', ')}`, ...callersOf(costs, to).slice(0, n).map((c) => `${k(c.cost)}           ${c.name.slice(0, 140)}`)] : [];
+  return ['  incl k  self k  function (by inclusive)', ...list('inclusive'), '  incl k  self k  function (by self)', ...list('self'), ...callees, ...callers].join('\n');
 }
 
 /** The functions that executed the most instructions in a dump (`callgrind_annotate`). */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { functionCosts } from './callgrind-js.ts';
+import { callersOf, functionCosts } from './callgrind-js.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'nlgate-callgrind-js-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,5 +74,25 @@ describe('functionCosts', () => {
   it('counts every instruction of the dump once in some function’s self figure', () => {
     const selfTotal = [...costs.values()].reduce((a, c) => a + c.self, 0);
     expect(selfTotal).toBe(100 + 50 + 20 + 10 + 5 + 7);
+  });
+});
+
+describe('callersOf', () => {
+  writeFileSync(join(dir, 'map2'), MAP);
+  writeFileSync(join(dir, 'dump2'), DUMP);
+  const costs = functionCosts(join(dir, 'dump2'), join(dir, 'map2'));
+
+  it('names the functions that called a builtin, with those calls’ cost, most first', () => {
+    expect(callersOf(costs, ['StringAdd'])).toEqual([{ name: 'render file:///dist/render.js:3:5', cost: 10 }]);
+    expect(callersOf(costs, ['Builtins_'])).toEqual([
+      { name: 'render file:///dist/render.js:3:5', cost: 10 },
+      { name: 'ask file:///dist/server.js:1:10', cost: 5 },
+    ]);
+  });
+
+  it('sums the calls to every function a name matches, and leaves out functions that called none', () => {
+    // ask calls render (30) and JSONStringify (5): both match one of the two names.
+    expect(callersOf(costs, ['render', 'JSONStringify'])).toEqual([{ name: 'ask file:///dist/server.js:1:10', cost: 35 }]);
+    expect(callersOf(costs, ['no such function'])).toEqual([]);
   });
 });

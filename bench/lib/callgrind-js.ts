@@ -97,3 +97,16 @@ export function functionCosts(dumpFile: string, mapFile: string): FunctionCost[]
   }
   return [...costs.values()];
 }
+
+/**
+ * The functions that called any function whose name holds one of `names`, with what those calls cost
+ * them (inclusive), most first. V8's builtins (`Builtins_KeyedLoadIC_Megamorphic`…) are named only by
+ * what they do, so a builtin that tops the list is traced to its JavaScript callers this way.
+ */
+export function callersOf(costs: readonly FunctionCost[], names: readonly string[]): Array<{ name: string; cost: number }> {
+  const matches = (callee: string) => names.some((n) => callee.includes(n));
+  return costs
+    .map((c) => ({ name: c.name, cost: [...c.callees].reduce((sum, [callee, cost]) => (matches(callee) ? sum + cost : sum), 0) }))
+    .filter((c) => c.cost > 0)
+    .sort((a, b) => b.cost - a.cost);
+}
