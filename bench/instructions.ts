@@ -117,16 +117,18 @@ function jsFunctions(file: string, map: string, n = Number(process.env.BENCH_TOP
   const costs = functionCosts(file, map).filter((c) => c.name.includes('/') && !c.name.includes('node:internal/main'));
   const k = (x: number) => (x / MEASURE / 1000).toFixed(1).padStart(7);
   const list = (by: 'inclusive' | 'self') => [...costs].sort((a, b) => b[by] - a[by]).slice(0, n).map((c) => `${k(c.inclusive)} ${k(c.self)}  ${c.name.slice(0, 140)}`);
+  // A callee's or a caller's line: the calls' cost in the inclusive column, then the name.
+  const callLine = (name: string, cost: number) => `${k(cost)}           ${name.slice(0, 140)}`;
   // BENCH_CALLEES=<text>,…: what the functions whose name holds a <text> called.
   const of = process.env.BENCH_CALLEES?.split(',');
   const callees = of
     ? costs
         .filter((c) => of.some((o) => c.name.includes(o)))
-        .flatMap((c) => [`  callees of ${c.name.slice(0, 120)}`, ...[...c.callees].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, cost]) => `${k(cost)}           ${name.slice(0, 140)}`)])
+        .flatMap((c) => [`  callees of ${c.name.slice(0, 120)}`, ...[...c.callees].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([name, cost]) => callLine(name, cost))])
     : [];
   // BENCH_CALLERS=<text>,…: the JavaScript functions that called those whose name holds a <text> (a builtin's callers).
   const to = process.env.BENCH_CALLERS?.split(',');
-  const callers = to ? [`  callers of ${to.join(', ')}`, ...callersOf(costs, to).slice(0, n).map((c) => `${k(c.cost)}           ${c.name.slice(0, 140)}`)] : [];
+  const callers = to ? [`  callers of ${to.join(', ')}`, ...callersOf(costs, to).slice(0, n).map((c) => callLine(c.name, c.cost))] : [];
   return ['  incl k  self k  function (by inclusive)', ...list('inclusive'), '  incl k  self k  function (by self)', ...list('self'), ...callees, ...callers].join('\n');
 }
 

@@ -49,10 +49,12 @@ fn=0x0000000000003000
 totals: 222
 `;
 
+writeFileSync(join(dir, 'map'), MAP);
+writeFileSync(join(dir, 'dump'), DUMP);
+const parsed = functionCosts(join(dir, 'dump'), join(dir, 'map'));
+
 describe('functionCosts', () => {
-  writeFileSync(join(dir, 'map'), MAP);
-  writeFileSync(join(dir, 'dump'), DUMP);
-  const costs = new Map(functionCosts(join(dir, 'dump'), join(dir, 'map')).map((c) => [c.name, c]));
+  const costs = new Map(parsed.map((c) => [c.name, c]));
 
   it('names JIT code by the perf map and sums one function over its code objects, tier marks dropped', () => {
     const ask = costs.get('ask file:///dist/server.js:1:10')!;
@@ -78,13 +80,9 @@ describe('functionCosts', () => {
 });
 
 describe('callersOf', () => {
-  writeFileSync(join(dir, 'map2'), MAP);
-  writeFileSync(join(dir, 'dump2'), DUMP);
-  const costs = functionCosts(join(dir, 'dump2'), join(dir, 'map2'));
-
   it('names the functions that called a builtin, with those calls’ cost, most first', () => {
-    expect(callersOf(costs, ['StringAdd'])).toEqual([{ name: 'render file:///dist/render.js:3:5', cost: 10 }]);
-    expect(callersOf(costs, ['Builtins_'])).toEqual([
+    expect(callersOf(parsed, ['StringAdd'])).toEqual([{ name: 'render file:///dist/render.js:3:5', cost: 10 }]);
+    expect(callersOf(parsed, ['Builtins_'])).toEqual([
       { name: 'render file:///dist/render.js:3:5', cost: 10 },
       { name: 'ask file:///dist/server.js:1:10', cost: 5 },
     ]);
@@ -92,7 +90,7 @@ describe('callersOf', () => {
 
   it('sums the calls to every function a name matches, and leaves out functions that called none', () => {
     // ask calls render (30) and JSONStringify (5): both match one of the two names.
-    expect(callersOf(costs, ['render', 'JSONStringify'])).toEqual([{ name: 'ask file:///dist/server.js:1:10', cost: 35 }]);
-    expect(callersOf(costs, ['no such function'])).toEqual([]);
+    expect(callersOf(parsed, ['render', 'JSONStringify'])).toEqual([{ name: 'ask file:///dist/server.js:1:10', cost: 35 }]);
+    expect(callersOf(parsed, ['no such function'])).toEqual([]);
   });
 });
