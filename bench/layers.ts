@@ -13,15 +13,26 @@
  *   telemetry  + metrics, request states and the instrumented core and store: createApp, LOG_LEVEL=warn
  *   access log + the access log line (pino to /dev/null through the gateway's log destination): createApp as `nlgate serve` runs it
  *
+ * and, only when named in BENCH_LAYERS, the steps from the floor to the core (json-ends, client,
+ * adapter: bench/lib/core-steps.ts).
+ *
  * Prints req/s and the CPU µs each request cost the serving process (/proc utime + stime, all its
  * threads, GC included) per layer, and what each layer adds. `BENCH_LAYERS=core,binding` runs only
  * those; `BENCH_PROFILE=1` keeps a `--cpu-prof` profile of each in bench/results/profiles/layers/.
+ *
+ * `BENCH_COUNT=1` counts instead of timing: each layer's process runs under valgrind's callgrind and
+ * the figure is the thousands of instructions a request costs it (bench/lib/callgrind-count.ts, as
+ * `npm run bench:instructions` counts; BENCH_WARM, BENCH_MEASURE and BENCH_WINDOWS as there). The
+ * CPU time of a request moves up to six times between this VM's hours, a count by a few per cent,
+ * so a layer's share can be compared across hours and trees. About two minutes a layer; with
+ * BENCH_VERBOSE=1, each layer's JavaScript functions by the instructions they spent (and
+ * BENCH_CALLEES, BENCH_CALLERS, BENCH_TOP as `npm run bench:instructions` reads them).
  * Not part of `npm test`; nothing asserts a timing.
  */
 import { serve } from '@hono/node-server';
 import { build } from 'esbuild';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +54,8 @@ import { createEdge, createVerifier } from '../src/edge/index.ts';
 import { withRequestId } from '../src/edge/request-id.ts';
 import type { AskRequest } from '../src/protocol/nlweb/index.ts';
 import { MemoryStore } from '../src/store/memory.ts';
+import { coreSteps } from './lib/core-steps.ts';
+import { callgrindArgs, Counted, COUNTED_FLAGS, countPlanFromEnv, countRequests, jsFunctions, valgrindAvailable } from './lib/callgrind-count.ts';
 import { spawnListening, type ListeningChild } from './lib/listening-child.ts';
 import { startNginx } from './lib/nginx.ts';
 import { floorApp } from './lib/platform-floor.ts';
@@ -76,8 +89,11 @@ async function core(config: ReturnType<typeof configFor>, log: Logger): Promise<
   return createGateway({ agents: config.agents, adapters: builtinAdapters, defaults: config.defaults, limits: config.limits, upstreamLimits: config.limits, store: new MemoryStore(), log, baseDir: process.cwd() });
 }
 
-/** The layers, each built when its turn comes: telemetry subscribes to the core's events process-wide until closed. */
-function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Layer> }> {
+/**
+ * The layers, each built when its turn comes: telemetry subscribes to the core's events process-wide
+ * until closed. The core's steps (bench/lib/core-steps.ts) are `detail`: run only when named.
+ */
+function layers(upstreamUrl: string): Array<{ name: string; detail?: boolean; build(): Promise<Layer> }> {
   const config = configFor(upstreamUrl);
   const settings: ServerSettings = { bodyLimitBytes: config.server.bodyLimitBytes, allowedOrigins: [], allowedHosts: [], promiseTtlMs: config.defaults.promiseTtlMs, limits: config.limits, publicBase: () => '', identity: createVerifier(undefined) };
   const appWith = async (level: string): Promise<Layer> => {
@@ -86,6 +102,7 @@ function layers(upstreamUrl: string): Array<{ name: string; build(): Promise<Lay
   };
   return [
     { name: 'floor', build: async () => floorApp(upstreamUrl, '/agents/up') },
+    ...coreSteps(upstreamUrl, config.agents[0]!).map((step) => ({ ...step, detail: true })),
     {
       name: 'core',
       build: async () => {
@@ -139,10 +156,12 @@ function cpuUsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-/** One layer in a process of its own (so no layer inherits another's heap or JIT state). */
-function startLayer(name: string, upstreamUrl: string): Promise<ListeningChild> {
+/** One layer in a process of its own (so no layer inherits another's heap or JIT state); `wrap` runs node under valgrind. */
+function startLayer(name: string, upstreamUrl: string, wrap: string[] = []): Promise<ListeningChild> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILES, name.replace(/ /g, '-'))}`] : [];
-  const node = [process.execPath, ...profile, COMPILED];
+  // Counted: COUNTED_FLAGS, and with BENCH_VERBOSE the map that names V8's JIT code (jsFunctions).
+  const counted = wrap.length > 0 ? [...COUNTED_FLAGS, ...(process.env.BENCH_VERBOSE ? ['--perf-basic-prof'] : [])] : [];
+  const node = [...wrap, process.execPath, ...counted, ...profile, COMPILED];
   return spawnListening(PIN ? 'taskset' : node[0]!, PIN ? ['-c', '0', ...node] : node.slice(1), { env: { ...process.env, LAYER_SERVE: name, LAYER_UPSTREAM: upstreamUrl } });
 }
 
@@ -176,18 +195,51 @@ function nginxPids(): number[] {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** BENCH_COUNT=1: each layer under callgrind, thousands of instructions a request (median window) and what each adds. */
+async function countLayers(names: string[], upstreamUrl: string): Promise<void> {
+  if (!valgrindAvailable()) throw new Error('BENCH_COUNT=1 needs valgrind (apt-get install valgrind)');
+  const plan = countPlanFromEnv();
+  console.log(`Node ${process.version}, callgrind: ${plan.warm} requests to warm up, then ${plan.windows} windows of ${plan.measure}, median window\n`);
+  console.log('layer        k instr/req     + k   each window');
+  let prev = 0;
+  for (const name of names) {
+    const dir = mkdtempSync(join(tmpdir(), 'nlgate-cg-layer-'));
+    const layer = await startLayer(name, upstreamUrl, callgrindArgs(dir));
+    try {
+      const request = { url: `${layer.url}/agents/up/ask`, body: BODY, headers: { 'content-type': 'application/json' } };
+      const { perRequest, file } = await countRequests(new Counted(layer.pid, dir, process.env.HOST), request, plan);
+      const k = median(perRequest);
+      console.log(`${name.padEnd(11)} ${k.toFixed(1).padStart(12)}   ${prev ? `${k - prev >= 0 ? '+' : ''}${(k - prev).toFixed(1)}`.padStart(6) : '      '}   ${perRequest.map((x) => x.toFixed(1)).join(' ')}`);
+      if (process.env.BENCH_VERBOSE) console.log(jsFunctions(file, `/tmp/perf-${layer.pid}.map`, plan.measure));
+      prev = k;
+    } finally {
+      await layer.stop();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(`/tmp/perf-${layer.pid}.map`, { force: true });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.LAYER_SERVE) return serveLayer(process.env.LAYER_SERVE, process.env.LAYER_UPSTREAM!);
-  if (spawnSync('wrk', ['--version']).error) throw new Error('bench/layers.ts needs wrk on PATH');
-  writeFileSync(SCRIPT, `wrk.method="POST"\nwrk.body='${BODY}'\nwrk.headers["content-type"]="application/json"\n`);
+  const counting = process.env.BENCH_COUNT === '1';
+  if (!counting && spawnSync('wrk', ['--version']).error) throw new Error('bench/layers.ts needs wrk on PATH');
   // The layers run compiled, as `npm start` runs the gateway (tsx adds its own per-call costs).
   await build({ entryPoints: [fileURLToPath(import.meta.url)], outfile: COMPILED, bundle: true, platform: 'node', format: 'esm', packages: 'external', sourcemap: 'linked', logLevel: 'warning' });
   const nginx = await startNginx(1);
   if (PIN) for (const pid of nginxPids()) spawnSync('taskset', ['-p', '-c', '1', String(pid)], { stdio: 'ignore' });
   const only = process.env.BENCH_LAYERS?.split(',');
   const names = layers(nginx.upstreamUrl)
-    .map((l) => l.name)
-    .filter((n) => !only || only.includes(n));
+    .filter((l) => (only ? only.includes(l.name) : !l.detail))
+    .map((l) => l.name);
+  if (counting) {
+    try {
+      return await countLayers(names, nginx.upstreamUrl);
+    } finally {
+      await nginx.stop();
+    }
+  }
+  writeFileSync(SCRIPT, `wrk.method="POST"\nwrk.body='${BODY}'\nwrk.headers["content-type"]="application/json"\n`);
   const runs = new Map<string, Array<{ rps: number; cpuUs: number }>>(names.map((n) => [n, []]));
   try {
     for (let round = 0; round < ROUNDS; round++) {
