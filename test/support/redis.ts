@@ -7,7 +7,7 @@
  * are unsupported and the tests that need them skip with a stated reason.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,7 +99,7 @@ export function describeOwnRedis(name: string, fn: () => void): void {
 /** Starts a redis-server (or adopts REDIS_URL) and resolves once it answers PING. */
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServer> {
   if (process.env.REDIS_URL) return externalRedis(process.env.REDIS_URL);
-  let port = await freePort();
+  let port = await restartablePort();
   // Each run of the server gets a fresh scratch dir, removed when that process exits.
   const args = (dir: string): string[] => [
     '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
@@ -130,7 +130,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
       break;
     } catch (err) {
       if (attempt >= 2) throw err;
-      port = await freePort();
+      port = await restartablePort();
     }
   }
   if (options.cluster) await assignAllSlots(port);
@@ -244,6 +244,40 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/** Whether `port` can be listened on at 127.0.0.1 right now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port for a server that may be stopped and started again on it: one below the kernel's
+ * ephemeral range (`ip_local_port_range`), which `listen(0)` and outgoing connections never get.
+ * A port from `freePort()` is an ephemeral one: while its server was stopped, any process of the
+ * suite could be handed it, and `restart` would then talk to someone else's server. (A CI run's
+ * one-node Cluster outage test, 2026-11-29, waited 30 s in vain for its cancels after a restart;
+ * this was one way for that to happen, and `waitForPing` now also checks the server's pid.)
+ * Falls back to `freePort()` where the range is unknown.
+ */
+async function restartablePort(): Promise<number> {
+  let low = 32768;
+  try {
+    low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return freePort();
+  }
+  const from = 10_000;
+  if (!(low > from + 1000)) return freePort();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = from + Math.floor(Math.random() * (low - from));
+    if (port !== 6379 && (await canListen(port))) return port;
+  }
+  return freePort();
+}
+
 /** Sends one inline command and resolves with the first reply line (or rejects). */
 function command(port: number, line: string, timeoutMs = 500): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -275,10 +309,17 @@ export async function waitForPing(port: number, proc: ChildProcess): Promise<voi
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`redis-server exited (${proc.exitCode}): ${stderr.slice(0, 500)}`);
+    let pong = false;
     try {
-      if ((await command(port, 'PING')).startsWith('+PONG')) return;
+      pong = (await command(port, 'PING')).startsWith('+PONG');
     } catch {
       /* not listening yet */
+    }
+    if (pong) {
+      // Answered: by this process, or by another that holds the port (then `proc` fails to bind).
+      const info = await command(port, 'INFO server').catch(() => '');
+      if (info.includes(`process_id:${proc.pid}\r\n`)) return;
+      if (info.includes('process_id:')) throw new Error(`port ${port} is held by another redis-server, not the one just started`);
     }
     await new Promise((r) => setTimeout(r, 25));
   }
