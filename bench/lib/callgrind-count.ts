@@ -44,7 +44,7 @@ export const CONNECTIONS = 8;
 export const COUNTED_FLAGS = ['--no-memory-reducer', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
 
 /** Sends `n` requests of `req` from the pool's connections, each answer read to its end; throws on any non-2xx. */
-export async function send(pool: Pool, req: CountedRequest, n: number): Promise<void> {
+async function send(pool: Pool, req: CountedRequest, n: number): Promise<void> {
   const url = new URL(req.url);
   let left = n;
   let failed = '';

@@ -38,11 +38,13 @@ export function coreSteps(upstreamUrl: string, agent: CommonAgentConfig & Record
     {
       name: 'json-ends',
       build: async () => {
-        const pool = new Pool(new URL(upstreamUrl).origin, { connections: 64 });
+        const upstream = new URL(`${upstreamUrl}/ask`);
+        const pool = new Pool(upstream.origin, { connections: 64 });
         const app = new Hono();
         app.post(ASK_PATH, async (c) => {
           const body: unknown = await c.req.json();
-          const r = await pool.request({ path: '/ask', method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+          // The same upstream URL the client and adapter steps post to.
+          const r = await pool.request({ path: upstream.pathname, method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
           return c.json((await r.body.json()) as object);
         });
         return { app, close: () => pool.close() };

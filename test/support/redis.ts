@@ -230,27 +230,23 @@ export function removeDir(dir: string): void {
   dirs.delete(dir);
 }
 
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const srv = createServer();
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        const p = (srv.address() as AddressInfo).port;
-        srv.close(() => resolve(p));
-      });
-    });
-    if (port !== 6379) return port;
-  }
-}
-
-/** Whether `port` can be listened on at 127.0.0.1 right now. */
-function canListen(port: number): Promise<boolean> {
+/** Listens on `port` at 127.0.0.1 (0: any free one) and lets it go: the port it got, or undefined if it was taken. */
+function probePort(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const got = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(got));
+    });
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probePort(0);
+    if (port !== undefined && port !== 6379) return port;
+  }
 }
 
 /**
@@ -263,7 +259,7 @@ function canListen(port: number): Promise<boolean> {
  * Falls back to `freePort()` where the range is unknown.
  */
 async function restartablePort(): Promise<number> {
-  let low = 32768;
+  let low: number;
   try {
     low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
   } catch {
@@ -273,7 +269,7 @@ async function restartablePort(): Promise<number> {
   if (!(low > from + 1000)) return freePort();
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = from + Math.floor(Math.random() * (low - from));
-    if (port !== 6379 && (await canListen(port))) return port;
+    if (port !== 6379 && (await probePort(port)) === port) return port;
   }
   return freePort();
 }
