@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { cpuUsOf, npmStartFlags, SETTLED_MS } from './lib/gateway.ts';
 import { firstTurnAsks } from './lib/load.ts';
+import { median } from './lib/in-process.ts';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const RUNS = Number(process.env.FOOTPRINT_RUNS ?? 5);
@@ -30,7 +31,6 @@ const rssMiB = (pid: number) => statusMiB(pid, 'VmRSS');
  * mostly the pages of the node binary itself (`RssFile`), shared by every process of the same image.
  */
 const anonMiB = (pid: number) => statusMiB(pid, 'RssAnon');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `node dist/cli.js serve` (the embedded default, or `config`); resolves at its first /healthz answer. */

@@ -33,12 +33,11 @@ import { npmStartFlags, startGateway } from './lib/gateway.ts';
 import { startNginx } from './lib/nginx.ts';
 import { startPlatformFloor } from './lib/platform-floor.ts';
 import { profileConfig, specFor } from './lib/scenarios.ts';
+import { median } from './lib/in-process.ts';
 
 const ALL = ['nlweb-json', 'nlip', 'mcp', 'mcp-2026', 'a2a', 'webtool', 'second-turn'];
 const PLAN = countPlanFromEnv();
 const { warm: WARM, measure: MEASURE, windows: WINDOWS } = PLAN;
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A row: the median window, the ratios, and every window (how far the count moved). */
 function row(target: string, scenario: string, k: number[], floor?: number, passThrough?: number): string {

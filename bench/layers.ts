@@ -59,6 +59,7 @@ import { callgrindArgs, Counted, COUNTED_FLAGS, countPlanFromEnv, countRequests,
 import { spawnListening, type ListeningChild } from './lib/listening-child.ts';
 import { startNginx } from './lib/nginx.ts';
 import { floorApp } from './lib/platform-floor.ts';
+import { median } from './lib/in-process.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -192,8 +193,6 @@ const PIN = process.env.BENCH_PIN === '1' && availableParallelism() >= 2 && !spa
 function nginxPids(): number[] {
   return (spawnSync('pgrep', ['-x', 'nginx'], { encoding: 'utf8' }).stdout ?? '').split('\n').map(Number).filter((n) => n > 0);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** BENCH_COUNT=1: each layer under callgrind, thousands of instructions a request (median window) and what each adds. */
 async function countLayers(names: string[], upstreamUrl: string): Promise<void> {

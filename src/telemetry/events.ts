@@ -3,13 +3,6 @@ import { upstreamChannels, type UpstreamEndEvent, type UpstreamExchange } from '
 import { agentLabel, errorLabel, upstreamOutcome } from './labels.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
-/** One agent's upstream series, found once: every exchange records a duration and an outcome. */
-interface UpstreamSeries {
-  labels: { agent: string; kind: string };
-  duration: { observe(seconds: number): void };
-  outcome(status: number | undefined, error: string | undefined): { inc(): void };
-}
-
 /** What the metrics need to know about the config: agent names and their adapter kinds. */
 export interface AgentKinds {
   readonly names: ReadonlySet<string>;
@@ -54,6 +47,13 @@ export function subscribeMetrics(metrics: GatewayMetrics, agents: AgentKinds): (
   return () => {
     for (const [channel, fn] of subscriptions) channel.unsubscribe(fn);
   };
+}
+
+/** One agent's upstream series, found once: every exchange records a duration and an outcome. */
+interface UpstreamSeries {
+  labels: { agent: string; kind: string };
+  duration: { observe(seconds: number): void };
+  outcome(status: number | undefined, error: string | undefined): { inc(): void };
 }
 
 /**
